@@ -1,0 +1,1 @@
+//! Benchmarks live in `benches/*.rs`; this crate has no library code.

@@ -1,0 +1,482 @@
+//! Legal move generation. Every generator emits only legal moves, so callers never filter.
+//!
+//! Entry points: [`legal_moves`] (everything), and [`generate`] with a [`MoveClass`]:
+//! captures and promotions, quiet moves, drops, check-giving moves, evasions. Outside check,
+//! captures-and-promotions ∪ quiets ∪ drops is exactly the legal moves, without overlap (a
+//! non-capturing move into the zone counts its promotion as a promotion and its non-promotion
+//! as quiet). In check, each class is the evasions of that class.
+//!
+//! Legality is built in rather than filtered afterwards: a pinned piece's targets are cut to its
+//! pin line, king moves are tested against attacks with the king lifted off the board, and drops
+//! skip two-pawn files and pawn-drop mate.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::movelist::MoveList;
+use crate::moves::Move;
+use crate::piece::PieceKind::{self, *};
+use crate::position::Position;
+use crate::square::Square;
+
+/// The classes of moves a caller can ask for.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum MoveClass {
+    /// Every legal move (the evasions when in check).
+    Legal,
+    /// Captures (promoting or not) and non-capturing promotions.
+    CapturesPromotions,
+    /// Non-capturing board moves that do not promote.
+    Quiets,
+    /// Drops from hand.
+    Drops,
+    /// Moves that give check: direct, discovered, drops, promoting or not.
+    Checks,
+    /// Legal moves when in check; nothing when not in check.
+    Evasions,
+}
+
+/// Whether to emit non-promotions that are never better than promoting: pawn, bishop and rook
+/// staying unpromoted where they could promote, and a lance stopping unpromoted on the
+/// second-to-last rank. Perft and the rules count them; search may skip them.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum NonPromotions {
+    Include,
+    Skip,
+}
+
+/// Which promotion variants of one board move to emit.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Variants {
+    Both,
+    PromoteOnly,
+    NonPromoteOnly,
+}
+
+/// All legal moves, counting every non-promotion.
+pub fn legal_moves(pos: &Position, list: &mut MoveList) {
+    generate(pos, MoveClass::Legal, NonPromotions::Include, list);
+}
+
+/// Appends the legal moves of `class` to `list`.
+pub fn generate(pos: &Position, class: MoveClass, nonpro: NonPromotions, list: &mut MoveList) {
+    let skip = nonpro == NonPromotions::Skip;
+    if pos.in_check() {
+        let start = list.len();
+        evasions(pos, list, skip);
+        if class != MoveClass::Legal && class != MoveClass::Evasions {
+            retain_from(list, start, |m| match class {
+                MoveClass::Checks => gives_check(pos, m),
+                _ => classify(pos, m) == class,
+            });
+        }
+        return;
+    }
+    let us = pos.side_to_move();
+    let own = pos.pieces_of(us);
+    let enemy = pos.pieces_of(!us);
+    let empty = !pos.occupied();
+    match class {
+        MoveClass::Legal => {
+            board_moves(pos, list, !own, Variants::Both, skip);
+            king_moves(pos, list, !own);
+            drops(pos, list, empty);
+        }
+        MoveClass::CapturesPromotions => {
+            board_moves(pos, list, enemy, Variants::Both, skip);
+            king_moves(pos, list, enemy);
+            board_moves(pos, list, empty, Variants::PromoteOnly, skip);
+        }
+        MoveClass::Quiets => {
+            board_moves(pos, list, empty, Variants::NonPromoteOnly, skip);
+            king_moves(pos, list, empty);
+        }
+        MoveClass::Drops => drops(pos, list, empty),
+        MoveClass::Checks => checks(pos, list, skip),
+        MoveClass::Evasions => {}
+    }
+}
+
+/// The class a legal board move or drop belongs to (never `Checks`, `Legal` or `Evasions`).
+fn classify(pos: &Position, m: Move) -> MoveClass {
+    if m.is_drop() {
+        MoveClass::Drops
+    } else if m.is_promotion() || !pos.piece_at(m.to()).is_empty() {
+        MoveClass::CapturesPromotions
+    } else {
+        MoveClass::Quiets
+    }
+}
+
+fn retain_from(list: &mut MoveList, start: usize, mut keep: impl FnMut(Move) -> bool) {
+    let mut i = 0;
+    list.retain(|m| {
+        let k = i < start || keep(m);
+        i += 1;
+        k
+    });
+}
+
+/// Emits the promotion variants of one board move that the rules allow and `variants` asks for.
+#[inline(always)]
+fn push_board_move(
+    list: &mut MoveList,
+    us: Color,
+    kind: PieceKind,
+    from: Square,
+    to: Square,
+    variants: Variants,
+    skip: bool,
+) {
+    let to_rel = to.rank().relative_to(us);
+    let (can_promote, must_promote, useless_nonpro) = match kind {
+        Pawn => (to_rel < 3, to_rel < 1, to_rel < 3),
+        Lance => (to_rel < 3, to_rel < 1, to_rel < 2),
+        Knight => (to_rel < 3, to_rel < 2, false),
+        Silver => (to_rel < 3 || from.rank().relative_to(us) < 3, false, false),
+        Bishop | Rook => {
+            let p = to_rel < 3 || from.rank().relative_to(us) < 3;
+            (p, false, p)
+        }
+        _ => (false, false, false),
+    };
+    if can_promote && variants != Variants::NonPromoteOnly {
+        list.push(Move::promotion(from, to));
+    }
+    if !must_promote && variants != Variants::PromoteOnly && !(skip && useless_nonpro) {
+        list.push(Move::normal(from, to));
+    }
+}
+
+/// Targets of a piece on `from`, cut to its pin line when it is pinned.
+#[inline(always)]
+fn pin_filter(pos: &Position, from: Square, targets: Bitboard) -> Bitboard {
+    if pos.pinned().contains(from) {
+        match pos.king_square(pos.side_to_move()) {
+            Some(ksq) => targets & attacks::line(from, ksq),
+            None => targets,
+        }
+    } else {
+        targets
+    }
+}
+
+/// Moves of every piece but the king to `target`.
+#[inline(always)]
+fn board_moves(
+    pos: &Position,
+    list: &mut MoveList,
+    target: Bitboard,
+    variants: Variants,
+    skip: bool,
+) {
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    let back: i32 = if us == Color::Black { 1 } else { -1 };
+    for to in pos.pieces(us, Pawn).forward(us) & target {
+        let from = Square::from_index_unchecked((to.index() as i32 + back) as u8);
+        if pin_filter(pos, from, Bitboard::from_square(to)).is_nonempty() {
+            push_board_move(list, us, Pawn, from, to, variants, skip);
+        }
+    }
+    for from in pos.pieces(us, Lance) {
+        for to in pin_filter(pos, from, attacks::lance(us, from, occ) & target) {
+            push_board_move(list, us, Lance, from, to, variants, skip);
+        }
+    }
+    for from in pos.pieces(us, Knight) {
+        for to in pin_filter(pos, from, attacks::knight(us, from) & target) {
+            push_board_move(list, us, Knight, from, to, variants, skip);
+        }
+    }
+    for from in pos.pieces(us, Silver) {
+        for to in pin_filter(pos, from, attacks::silver(us, from) & target) {
+            push_board_move(list, us, Silver, from, to, variants, skip);
+        }
+    }
+    for from in pos.pieces(us, Bishop) {
+        for to in pin_filter(pos, from, attacks::bishop(from, occ) & target) {
+            push_board_move(list, us, Bishop, from, to, variants, skip);
+        }
+    }
+    for from in pos.pieces(us, Rook) {
+        for to in pin_filter(pos, from, attacks::rook(from, occ) & target) {
+            push_board_move(list, us, Rook, from, to, variants, skip);
+        }
+    }
+    if variants == Variants::PromoteOnly {
+        return;
+    }
+    for from in pos.golds(us) {
+        for to in pin_filter(pos, from, attacks::gold(us, from) & target) {
+            list.push(Move::normal(from, to));
+        }
+    }
+    for from in pos.pieces(us, Horse) {
+        for to in pin_filter(pos, from, attacks::horse(from, occ) & target) {
+            list.push(Move::normal(from, to));
+        }
+    }
+    for from in pos.pieces(us, Dragon) {
+        for to in pin_filter(pos, from, attacks::dragon(from, occ) & target) {
+            list.push(Move::normal(from, to));
+        }
+    }
+}
+
+/// King moves to `target` that do not step into an attack.
+#[inline(always)]
+fn king_moves(pos: &Position, list: &mut MoveList, target: Bitboard) {
+    let us = pos.side_to_move();
+    let Some(ksq) = pos.king_square(us) else {
+        return;
+    };
+    let occ = pos.occupied() ^ Bitboard::from_square(ksq);
+    for to in attacks::king(ksq) & target {
+        if !pos.is_attacked(!us, to, occ) {
+            list.push(Move::normal(ksq, to));
+        }
+    }
+}
+
+/// The files holding a pawn of `color`: no second pawn may be dropped there.
+#[inline(always)]
+fn pawn_files(pos: &Position, color: Color) -> Bitboard {
+    let mut files = Bitboard::EMPTY;
+    for sq in pos.pieces(color, Pawn) {
+        files |= Bitboard::file(sq.file());
+    }
+    files
+}
+
+/// Drops onto the empty squares of `target`, minus dead squares, two-pawn files and pawn-drop mate.
+#[inline(always)]
+fn drops(pos: &Position, list: &mut MoveList, target: Bitboard) {
+    let us = pos.side_to_move();
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return;
+    }
+    if hand.has(Pawn) {
+        drops_of_pawn(pos, list, target);
+    }
+    if hand.has(Lance) {
+        for to in target.and_not(Bitboard::far_ranks(us, 1)) {
+            list.push(Move::drop(Lance, to));
+        }
+    }
+    if hand.has(Knight) {
+        for to in target.and_not(Bitboard::far_ranks(us, 2)) {
+            list.push(Move::drop(Knight, to));
+        }
+    }
+    // The rest may go anywhere: loop squares outside, kinds inside.
+    let mut others = [Pawn; 4];
+    let mut n = 0;
+    for kind in [Silver, Gold, Bishop, Rook] {
+        if hand.has(kind) {
+            others[n] = kind;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return;
+    }
+    for to in target {
+        for &kind in &others[..n] {
+            list.push(Move::drop(kind, to));
+        }
+    }
+}
+
+/// Whether dropping a pawn on `to`, which checks the king on `eksq`, would mate (and so is
+/// illegal). The pawn cannot be interposed against; the defender survives by capturing it with
+/// a piece free to move there, capturing it with the king, or stepping out.
+fn is_pawn_drop_mate(pos: &Position, to: Square, eksq: Square) -> bool {
+    let us = pos.side_to_move();
+    let them = !us;
+    let occ = pos.occupied() | Bitboard::from_square(to);
+    let defenders = pos
+        .attackers_to(them, to, occ)
+        .and_not(Bitboard::from_square(eksq));
+    if defenders.is_nonempty() {
+        let pinned = pos.slider_blockers(us, eksq) & pos.pieces_of(them);
+        for from in defenders {
+            if !pinned.contains(from) || attacks::aligned(from, to, eksq) {
+                return false;
+            }
+        }
+    }
+    let without_king = occ ^ Bitboard::from_square(eksq);
+    for sq in attacks::king(eksq).and_not(pos.pieces_of(them)) {
+        if !pos.is_attacked(us, sq, without_king) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Legal moves when the side to move is in check.
+fn evasions(pos: &Position, list: &mut MoveList, skip: bool) {
+    let us = pos.side_to_move();
+    let own = pos.pieces_of(us);
+    king_moves(pos, list, !own);
+    let checkers = pos.checkers();
+    if checkers.has_more_than_one() {
+        return;
+    }
+    let (Some(ksq), Some(checker)) = (pos.king_square(us), checkers.lsb()) else {
+        return;
+    };
+    let between = attacks::between(checker, ksq);
+    board_moves(pos, list, between | checkers, Variants::Both, skip);
+    drops(pos, list, between);
+}
+
+/// The squares from which a piece of `kind` belonging to the side to move would attack `eksq`.
+#[inline(always)]
+fn check_squares(them: Color, kind: PieceKind, eksq: Square, occ: Bitboard) -> Bitboard {
+    // A piece of ours attacks eksq from s exactly when their piece of the same kind on eksq
+    // would attack s: the step patterns are mirror images.
+    match kind {
+        King => Bitboard::EMPTY,
+        _ => attacks::attacks(them, kind, eksq, occ),
+    }
+}
+
+/// Check-giving moves when not in check.
+fn checks(pos: &Position, list: &mut MoveList, skip: bool) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let Some(eksq) = pos.king_square(them) else {
+        return;
+    };
+    let occ = pos.occupied();
+    let own = pos.pieces_of(us);
+    let discoverers = pos.slider_blockers(us, eksq) & own;
+    let mut squares = [Bitboard::EMPTY; PieceKind::NUM];
+    for kind in PieceKind::ALL {
+        squares[kind.index()] = check_squares(them, kind, eksq, occ);
+    }
+    for from in own {
+        let kind = pos.piece_at(from).kind();
+        let mut moves = attacks::attacks(us, kind, from, occ).and_not(own);
+        if kind == King {
+            if !discoverers.contains(from) {
+                continue;
+            }
+            let without_king = occ ^ Bitboard::from_square(from);
+            for to in moves.and_not(attacks::line(from, eksq)) {
+                if !pos.is_attacked(them, to, without_king) {
+                    list.push(Move::normal(from, to));
+                }
+            }
+            continue;
+        }
+        moves = pin_filter(pos, from, moves);
+        let mut plain = squares[kind.index()];
+        let mut promoted = if kind.can_promote() {
+            squares[kind.promote().index()]
+        } else {
+            Bitboard::EMPTY
+        };
+        if discoverers.contains(from) {
+            let off_line = !attacks::line(from, eksq);
+            plain |= off_line;
+            promoted |= off_line;
+        }
+        for to in moves & (plain | promoted) {
+            let variants = match (plain.contains(to), promoted.contains(to)) {
+                (true, true) => Variants::Both,
+                (false, true) => Variants::PromoteOnly,
+                _ => Variants::NonPromoteOnly,
+            };
+            push_board_move(list, us, kind, from, to, variants, skip);
+        }
+    }
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return;
+    }
+    let empty = !occ;
+    for kind in [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook] {
+        if !hand.has(kind) {
+            continue;
+        }
+        let target = empty & squares[kind.index()];
+        if target.is_empty() {
+            continue;
+        }
+        if kind == Pawn {
+            drops_of_pawn(pos, list, target);
+        } else {
+            for to in target {
+                list.push(Move::drop(kind, to));
+            }
+        }
+    }
+}
+
+/// Pawn drops onto `target`, with the two-pawn and pawn-drop-mate rules.
+fn drops_of_pawn(pos: &Position, list: &mut MoveList, target: Bitboard) {
+    let us = pos.side_to_move();
+    let mut t = target
+        .and_not(Bitboard::far_ranks(us, 1))
+        .and_not(pawn_files(pos, us));
+    if let Some(eksq) = pos.king_square(!us) {
+        let mate_sq = attacks::pawn(!us, eksq) & t;
+        if let Some(sq) = mate_sq.lsb() {
+            if is_pawn_drop_mate(pos, sq, eksq) {
+                t ^= mate_sq;
+            }
+        }
+    }
+    for to in t {
+        list.push(Move::drop(Pawn, to));
+    }
+}
+
+/// Whether the legal move `m` gives check.
+pub fn gives_check(pos: &Position, m: Move) -> bool {
+    let us = pos.side_to_move();
+    let Some(eksq) = pos.king_square(!us) else {
+        return false;
+    };
+    let to = m.to();
+    let occ = pos.occupied();
+    match m.dropped() {
+        Some(kind) => attacks::attacks(us, kind, to, occ).contains(eksq),
+        None => {
+            let from = m.from();
+            let kind = pos.piece_at(from).kind();
+            let kind = if m.is_promotion() {
+                kind.promote()
+            } else {
+                kind
+            };
+            let after = (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+            if kind != King && attacks::attacks(us, kind, to, after).contains(eksq) {
+                return true;
+            }
+            (pos.slider_blockers(us, eksq) & Bitboard::from_square(from)).is_nonempty()
+                && !attacks::aligned(from, eksq, to)
+        }
+    }
+}
+
+/// Whether the side to move is checkmated: in check with no legal move.
+pub fn is_checkmate(pos: &Position) -> bool {
+    if !pos.in_check() {
+        return false;
+    }
+    let mut list = MoveList::new();
+    evasions(pos, &mut list, true);
+    list.is_empty()
+}
+
+/// Whether `m` is among the legal moves of `pos` (a slow, exact test for moves from outside).
+pub fn is_legal(pos: &Position, m: Move) -> bool {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.contains(&m)
+}
