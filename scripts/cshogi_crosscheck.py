@@ -8,7 +8,7 @@ FILE holds one position per line: `<sfen> # <id> <answer>` (the `# ...` tail is
 optional; a leading `sfen ` is allowed; empty lines and lines starting with '#'
 are skipped).  By default the script runs, from the repository root,
 
-    cargo run --release -q -p tsumugi-shogi --example movelist -- FILE [--limit N]
+    cargo run --release -q -p tsumugi-shogi --bin movelist -- FILE [--limit N]
 
 which prints, per position line, `<line_no>\t<in_check 0|1>\t<mate 0|1>\t<moves>`
 (moves: all legal USI moves, sorted, space-separated) or

@@ -26,4 +26,10 @@ pub use moves::Move;
 pub use position::Position;
 pub use setup::{PositionError, Setup};
 pub use sfen::{FromSfenError, SfenError};
+pub mod declaration;
 pub mod perft;
+pub mod repetition;
+pub mod usi;
+
+pub use repetition::Repetition;
+pub use usi::{parse_position_command, UsiError};

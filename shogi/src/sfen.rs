@@ -310,14 +310,14 @@ mod tests {
 
     #[test]
     fn adjacent_digits_add_up() {
-        let s = parse_sfen("4k4/9/9/9/9/9/9/1n14/4K4 b - 1").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(s.to_string(), "4k4/9/9/9/9/9/9/1n5/4K4 b - 1");
+        let s = parse_sfen("4k4/9/9/9/9/9/9/1n16/4K4 b - 1").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.to_string(), "4k4/9/9/9/9/9/9/1n7/4K4 b - 1");
     }
 
     #[test]
     fn syntax_errors_name_the_column() {
         let e = parse_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPXPPPP/1B5R1/LNSGKGSNL b - 1");
-        assert_eq!(e.map_err(|e| e.column), Err(35));
+        assert_eq!(e.map_err(|e| e.column), Err(37));
         assert!(parse_sfen("9/9/9/9/9/9/9/9/9 x - 1").is_err());
         assert!(parse_sfen("9/9/9/9/9/9/9/9/8 b - 1").is_err());
         assert!(parse_sfen("9/9/9/9/9/9/9/9/91 b - 1").is_err());

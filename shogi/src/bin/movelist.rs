@@ -1,4 +1,4 @@
-//! `movelist FILE [--limit N]`: for each position line of FILE prints
+//! `movelist FILE [--limit N]` (binary of the rules crate, used by the cross-check): for each position line of FILE prints
 //! `<line>\t<in_check>\t<mate>\t<sorted legal moves>`, for the cshogi cross-check
 //! (`scripts/cshogi_crosscheck.py`). Unparsable lines print `<line>\terror\t<message>`.
 
