@@ -1,0 +1,49 @@
+//! Solver settings a user can change (USI options, batch flags).
+
+/// How children likely to merge into one subtree are aggregated (seed 001).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum DoubleCount {
+    /// Plain df-pn: sums over all children.
+    Off,
+    /// KomoringHeights-style: interpositions on one square, rook/bishop drops along one line
+    /// and non-promotions beside promotions count by max inside their group.
+    #[default]
+    Simple,
+    /// Source-node detection through parent links stored in the table, then max over
+    /// the children that share the source.
+    Snda,
+}
+
+impl DoubleCount {
+    pub const NAMES: [&'static str; 3] = ["off", "simple", "snda"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DoubleCount::Off => "off",
+            DoubleCount::Simple => "simple",
+            DoubleCount::Snda => "snda",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DoubleCount> {
+        match name.to_ascii_lowercase().as_str() {
+            "off" => Some(DoubleCount::Off),
+            "simple" => Some(DoubleCount::Simple),
+            "snda" => Some(DoubleCount::Snda),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// Transposition table size in MiB (USI_Hash).
+    pub hash_mb: usize,
+    pub double_count: DoubleCount,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig { hash_mb: 256, double_count: DoubleCount::default() }
+    }
+}

@@ -1,0 +1,40 @@
+//! What a search is asked (limits) and what it answers.
+
+use shogi::Move;
+use std::time::Duration;
+
+/// Limits of one search; `None` means unlimited.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A mate: the moves from the root, attacker first (defender first when the root is an
+    /// AND node), ending in checkmate.
+    Mate(Vec<Move>),
+    /// Proven: no mate.
+    NoMate,
+    /// A limit was reached or the search was stopped before an answer.
+    Timeout,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveResult {
+    pub outcome: Outcome,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Reported periodically during a search (for USI `info` lines and progress bars).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Table fill in permille, as USI `hashfull`.
+    pub hashfull: u32,
+    pub root_pn: u32,
+    pub root_dn: u32,
+}
