@@ -7,3 +7,5 @@ pub mod search;
 pub use config::{DoubleCount, SolverConfig};
 pub use outcome::{Limits, Outcome, Progress, SolveResult};
 pub use search::Solver;
+pub mod pn;
+pub mod tt;

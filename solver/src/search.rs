@@ -1,32 +1,56 @@
-//! The df-pn search. (Being written: this placeholder answers `Timeout`.)
+//! The df-pn search (Nagai) with df-pn+ thresholds, proof pieces, loop handling and
+//! double-count aggregation.
+//!
+//! Values are always from the attacker's side: pn is the effort to prove a mate, dn the effort
+//! to disprove it. OR nodes (attacker to move) expand check-giving moves only; AND nodes
+//! (defender in check) expand evasions. Every generated child is given an initial value at
+//! once: an AND child with no evasion is a mate (so mate-in-1 is found without expanding), an
+//! OR child with no check is a disproof.
+//!
+//! **Loops.** A child equal to a position on the current path is a repetition, which is no mate
+//! for the attacker. A disproof that rests on such a child holds only for this path (the
+//! graph-history interaction), so it is returned to the parent but never stored.
 
-use crate::config::SolverConfig;
+use crate::config::{DoubleCount, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
-use shogi::Position;
-use std::sync::atomic::AtomicBool;
+use crate::pn::{self, PnDn, INF, MAX_UNSOLVED};
+use crate::tt::Table;
+use shogi::movegen::{self, generate};
+use shogi::{attacks, Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Paths longer than this abort the search (reported as a timeout, never as an answer).
+const MAX_PLY: usize = 4000;
 
 pub struct Solver {
     config: SolverConfig,
+    table: Table,
 }
 
 impl Solver {
     pub fn new(config: SolverConfig) -> Solver {
-        Solver { config }
+        let table = Table::new(config.hash_mb);
+        Solver { config, table }
     }
     pub fn config(&self) -> &SolverConfig {
         &self.config
     }
     /// Applies new settings; a new hash size reallocates the table.
     pub fn set_config(&mut self, config: SolverConfig) {
+        if config.hash_mb != self.config.hash_mb {
+            self.table = Table::new(config.hash_mb);
+        }
         self.config = config;
     }
     /// Forgets everything learnt (USI `usinewgame`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
 
     /// Solves `pos`: the side to move attacks, unless it is in check, in which case it defends
-    /// (an AND node root). Checks `stop` often enough to return within a few milliseconds, and
-    /// calls `progress` about once a second.
+    /// (an AND node root). Checks `stop` every 1,024 nodes and calls `progress` about once a
+    /// second.
     pub fn solve(
         &mut self,
         pos: &Position,
@@ -35,8 +59,603 @@ impl Solver {
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveResult {
         let start = Instant::now();
-        let _ = (pos, limits, stop);
-        progress(&Progress { nodes: 0, elapsed: Duration::ZERO, hashfull: 0, root_pn: 1, root_dn: 1 });
-        SolveResult { outcome: Outcome::Timeout, nodes: 0, elapsed: start.elapsed() }
+        let attacker = if pos.in_check() {
+            !pos.side_to_move()
+        } else {
+            pos.side_to_move()
+        };
+        let mut search = Search {
+            table: &mut self.table,
+            double_count: self.config.double_count,
+            attacker,
+            nodes: 0,
+            limits: limits.clone(),
+            start,
+            next_report: start + Duration::from_secs(1),
+            stop,
+            progress,
+            aborted: false,
+            path: Vec::with_capacity(MAX_PLY + 1),
+            arena: Vec::new(),
+        };
+        let mut root = pos.clone();
+        search.path.push(root.key());
+        let mut value = search.mid(&mut root, INF, INF);
+        while !value.is_solved() && !search.aborted {
+            value = search.mid(&mut root, INF, INF);
+        }
+        let outcome = if search.aborted {
+            Outcome::Timeout
+        } else if value.pn == 0 {
+            match search.principal_variation(&mut root) {
+                Some(pv) => Outcome::Mate(pv),
+                None => Outcome::Timeout,
+            }
+        } else {
+            Outcome::NoMate
+        };
+        let nodes = search.nodes;
+        let hashfull = search.table.hashfull();
+        (search.progress)(&Progress {
+            nodes,
+            elapsed: start.elapsed(),
+            hashfull,
+            root_pn: value.pn,
+            root_dn: value.dn,
+        });
+        SolveResult {
+            outcome,
+            nodes,
+            elapsed: start.elapsed(),
+        }
     }
+}
+
+/// A node's value and what its solution needs.
+#[derive(Copy, Clone, Debug)]
+struct Value {
+    pn: PnDn,
+    dn: PnDn,
+    /// Proof pieces when proven, disproof pieces when disproven, else the exact hand.
+    hand: Hand,
+    /// Mate length in plies when proven.
+    len: u16,
+    /// A disproof that depends on a repetition on the current path.
+    by_repetition: bool,
+}
+
+impl Value {
+    fn is_solved(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+    fn proven(hand: Hand, len: u16) -> Value {
+        Value {
+            pn: 0,
+            dn: INF,
+            hand,
+            len,
+            by_repetition: false,
+        }
+    }
+    fn disproven(hand: Hand, by_repetition: bool) -> Value {
+        Value {
+            pn: INF,
+            dn: 0,
+            hand,
+            len: 0,
+            by_repetition,
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Child {
+    mv: Move,
+    value: Value,
+    /// Children with the same group key likely reach the same subtree: their numbers
+    /// aggregate by max instead of sum.
+    group: u32,
+}
+
+/// Per-ply scratch space, reused so that expansion does not allocate.
+#[derive(Default)]
+struct Frame {
+    moves: MoveList,
+    children: Vec<Child>,
+}
+
+struct Search<'a> {
+    table: &'a mut Table,
+    double_count: DoubleCount,
+    attacker: Color,
+    nodes: u64,
+    limits: Limits,
+    start: Instant,
+    next_report: Instant,
+    stop: &'a AtomicBool,
+    progress: &'a mut dyn FnMut(&Progress),
+    aborted: bool,
+    /// Keys of the positions from the root to the current node, inclusive.
+    path: Vec<u64>,
+    arena: Vec<Frame>,
+}
+
+impl Search<'_> {
+    fn check_limits(&mut self) {
+        if self.aborted || self.nodes & 1023 != 0 {
+            return;
+        }
+        if self.stop.load(Ordering::Relaxed) || self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+            return;
+        }
+        let now = Instant::now();
+        if self
+            .limits
+            .time
+            .is_some_and(|t| now.duration_since(self.start) >= t)
+        {
+            self.aborted = true;
+            return;
+        }
+        if now >= self.next_report {
+            self.next_report = now + Duration::from_secs(1);
+            let report = Progress {
+                nodes: self.nodes,
+                elapsed: now.duration_since(self.start),
+                hashfull: self.table.hashfull(),
+                root_pn: 0,
+                root_dn: 0,
+            };
+            (self.progress)(&report);
+        }
+    }
+
+    fn attacker_hand(&self, pos: &Position) -> Hand {
+        pos.hand(self.attacker)
+    }
+
+    /// Whether the current position (the last key of the path) occurred earlier on the path
+    /// with the same side to move.
+    fn is_repetition(&self) -> bool {
+        let Some((&key, earlier)) = self.path.split_last() else {
+            return false;
+        };
+        earlier.iter().rev().skip(1).step_by(2).any(|&k| k == key)
+    }
+
+    /// The value of the position just reached by a move, without expanding it.
+    fn estimate(&mut self, pos: &Position) -> Value {
+        if self.is_repetition() {
+            return Value::disproven(self.attacker_hand(pos), true);
+        }
+        let hand = self.attacker_hand(pos);
+        if let Some(k) = self.table.lookup(pos.board_key(), hand) {
+            return Value {
+                pn: k.pn,
+                dn: k.dn,
+                hand: k.hand,
+                len: k.len,
+                by_repetition: false,
+            };
+        }
+        let mut list = MoveList::new();
+        if pos.side_to_move() == self.attacker {
+            generate(pos, MoveClass::Checks, NonPromotions::Include, &mut list);
+            if list.is_empty() {
+                self.table.store(pos.board_key(), hand, INF, 0, 0, 1);
+                return Value::disproven(hand, false);
+            }
+            Value {
+                pn: 1,
+                dn: list.len() as PnDn,
+                hand,
+                len: 0,
+                by_repetition: false,
+            }
+        } else {
+            movegen::legal_moves(pos, &mut list);
+            if list.is_empty() {
+                let proof = and_proof_hand(pos, self.attacker, Hand::EMPTY);
+                self.table.store(pos.board_key(), proof, 0, INF, 0, 1);
+                return Value::proven(proof, 0);
+            }
+            Value {
+                pn: list.len() as PnDn,
+                dn: 1,
+                hand,
+                len: 0,
+                by_repetition: false,
+            }
+        }
+    }
+
+    /// Expands `pos` (an OR or AND node) and searches below it until its pn reaches `th_pn`,
+    /// its dn reaches `th_dn`, it is solved, or the search is aborted.
+    fn mid(&mut self, pos: &mut Position, th_pn: PnDn, th_dn: PnDn) -> Value {
+        let ply = self.path.len();
+        if ply > MAX_PLY {
+            self.aborted = true;
+        }
+        let hand = self.attacker_hand(pos);
+        if self.aborted {
+            return Value {
+                pn: 1,
+                dn: 1,
+                hand,
+                len: 0,
+                by_repetition: false,
+            };
+        }
+        let or_node = pos.side_to_move() == self.attacker;
+        let nodes_before = self.nodes;
+        while self.arena.len() <= ply {
+            self.arena.push(Frame::default());
+        }
+        let mut frame = std::mem::take(&mut self.arena[ply]);
+        frame.moves.clear();
+        frame.children.clear();
+        if or_node {
+            generate(
+                pos,
+                MoveClass::Checks,
+                NonPromotions::Include,
+                &mut frame.moves,
+            );
+        } else {
+            movegen::legal_moves(pos, &mut frame.moves);
+        }
+        for &mv in frame.moves.iter() {
+            pos.make_move(mv);
+            self.nodes += 1;
+            self.path.push(pos.key());
+            let value = self.estimate(pos);
+            self.path.pop();
+            pos.unmake_move();
+            let group = self.group_key(pos, mv, or_node, frame.children.len());
+            frame.children.push(Child { mv, value, group });
+        }
+        // Keep each group contiguous so aggregation is a single pass.
+        frame.children.sort_by_key(|c| c.group);
+
+        let value = loop {
+            let node = self.aggregate(pos, or_node, &frame.children);
+            self.check_limits();
+            if node.is_solved() || node.pn >= th_pn || node.dn >= th_dn || self.aborted {
+                break node;
+            }
+            let (best, second) = select(or_node, &frame.children);
+            let child = frame.children[best].value;
+            let (child_th_pn, child_th_dn) = if or_node {
+                (
+                    th_pn.min(pn::epsilon_threshold(second)),
+                    widen(th_dn, node.dn, child.dn),
+                )
+            } else {
+                (
+                    widen(th_pn, node.pn, child.pn),
+                    th_dn.min(pn::epsilon_threshold(second)),
+                )
+            };
+            let mv = frame.children[best].mv;
+            pos.make_move(mv);
+            self.path.push(pos.key());
+            let v = self.mid(pos, child_th_pn, child_th_dn);
+            self.path.pop();
+            pos.unmake_move();
+            frame.children[best].value = v;
+        };
+        self.arena[ply] = frame;
+
+        if !(value.dn == 0 && value.by_repetition) {
+            let amount = (self.nodes - nodes_before).min(u32::MAX as u64) as u32;
+            self.table.store(
+                pos.board_key(),
+                value.hand,
+                value.pn,
+                value.dn,
+                value.len,
+                amount,
+            );
+        }
+        value
+    }
+
+    /// The group key of a child move under the double-count mode.
+    fn group_key(&self, pos: &Position, mv: Move, or_node: bool, index: usize) -> u32 {
+        const UNIQUE: u32 = 0;
+        const PROMOTION_PAIR: u32 = 1 << 24;
+        const INTERPOSITION: u32 = 2 << 24;
+        const DROP_LINE: u32 = 3 << 24;
+        let unique = UNIQUE | index as u32;
+        if self.double_count == DoubleCount::Off {
+            return unique;
+        }
+        let to = mv.to();
+        if !mv.is_drop() {
+            let kind = pos.piece_at(mv.from()).kind();
+            if matches!(
+                kind,
+                PieceKind::Pawn | PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook
+            ) && kind.can_promote()
+            {
+                let from = mv.from().index() as u32;
+                let pair = PROMOTION_PAIR | from * 81 + to.index() as u32;
+                // Only when the other variant exists too; a lone move stays unique.
+                let twin = Move::with_promotion(mv.from(), to, !mv.is_promotion());
+                if movegen_has_twin(pos, twin) {
+                    return pair;
+                }
+            }
+        }
+        if !or_node {
+            // Interpositions on one square between the checker and the king.
+            let us = pos.side_to_move();
+            if let (Some(ksq), Some(checker)) = (pos.king_square(us), pos.checkers().lsb()) {
+                let is_king_move = !mv.is_drop() && mv.from() == ksq;
+                if !is_king_move && attacks::between(checker, ksq).contains(to) {
+                    return INTERPOSITION | to.index() as u32;
+                }
+            }
+        } else if let Some(kind) = mv.dropped() {
+            // Long-range drops checking along one line from the king.
+            if matches!(kind, PieceKind::Rook | PieceKind::Bishop | PieceKind::Lance) {
+                if let Some(ksq) = pos.king_square(!self.attacker) {
+                    let df = (to.file().index() as i32 - ksq.file().index() as i32).signum();
+                    let dr = (to.rank().index() as i32 - ksq.rank().index() as i32).signum();
+                    let dir = ((df + 1) * 3 + (dr + 1)) as u32;
+                    return DROP_LINE | (kind.index() as u32) << 4 | dir;
+                }
+            }
+        }
+        unique
+    }
+
+    /// The node's value from its children: min over the mover's side, grouped sum over the other.
+    fn aggregate(&self, pos: &Position, or_node: bool, children: &[Child]) -> Value {
+        let hand = self.attacker_hand(pos);
+        // (min of the chosen side, grouped sum of the other side)
+        let mut min = INF;
+        let mut sum: PnDn = 0;
+        let mut i = 0;
+        while i < children.len() {
+            let group = children[i].group;
+            let mut group_max = 0;
+            while i < children.len() && children[i].group == group {
+                let v = children[i].value;
+                let (mine, other) = if or_node { (v.pn, v.dn) } else { (v.dn, v.pn) };
+                min = min.min(mine);
+                group_max = group_max.max(other);
+                i += 1;
+            }
+            sum = pn::add(sum, group_max);
+        }
+        if or_node {
+            if min == 0 {
+                // Proven by the shortest proven child.
+                let best = children
+                    .iter()
+                    .filter(|c| c.value.pn == 0)
+                    .min_by_key(|c| c.value.len)
+                    .map(|c| (c.mv, c.value));
+                if let Some((mv, v)) = best {
+                    return Value::proven(
+                        or_proof_hand(pos, mv, v.hand, hand),
+                        v.len.saturating_add(1),
+                    );
+                }
+            }
+            if sum == 0 {
+                let by_repetition = children.iter().any(|c| c.value.by_repetition);
+                return Value::disproven(hand, by_repetition);
+            }
+            Value {
+                pn: min.min(MAX_UNSOLVED),
+                dn: sum.min(MAX_UNSOLVED),
+                hand,
+                len: 0,
+                by_repetition: false,
+            }
+        } else {
+            if sum == 0 {
+                let mut needed = Hand::EMPTY;
+                let mut len = 0;
+                for c in children {
+                    needed = union(needed, c.value.hand);
+                    len = len.max(c.value.len);
+                }
+                let proof = and_proof_hand(pos, self.attacker, needed);
+                return Value::proven(proof, len.saturating_add(1));
+            }
+            if min == 0 {
+                // Prefer a disproof that does not rest on a repetition.
+                let by_repetition = !children
+                    .iter()
+                    .any(|c| c.value.dn == 0 && !c.value.by_repetition);
+                return Value::disproven(hand, by_repetition);
+            }
+            Value {
+                pn: sum.min(MAX_UNSOLVED),
+                dn: min.min(MAX_UNSOLVED),
+                hand,
+                len: 0,
+                by_repetition: false,
+            }
+        }
+    }
+
+    /// A mate line from a proven root: at OR nodes the shortest proven check, at AND nodes the
+    /// longest-resisting evasion. Re-searches any node the table lost, and replays the line
+    /// through the rules before trusting it.
+    fn principal_variation(&mut self, root: &mut Position) -> Option<Vec<Move>> {
+        let mut pos = root.clone();
+        let mut pv = Vec::new();
+        let base_path = self.path.clone();
+        loop {
+            if pv.len() > MAX_PLY {
+                return None;
+            }
+            let or_node = pos.side_to_move() == self.attacker;
+            let mut list = MoveList::new();
+            if or_node {
+                generate(&pos, MoveClass::Checks, NonPromotions::Include, &mut list);
+            } else {
+                movegen::legal_moves(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+            }
+            let mut choice = self.pv_choice(&mut pos, &list, or_node);
+            if choice.is_none() {
+                // The table lost part of the proof: search this node again.
+                let mut again = self.mid(&mut pos, INF, INF);
+                while !again.is_solved() && !self.aborted {
+                    again = self.mid(&mut pos, INF, INF);
+                }
+                if again.pn != 0 {
+                    return None;
+                }
+                choice = self.pv_choice(&mut pos, &list, or_node);
+            }
+            let mv = choice?;
+            pv.push(mv);
+            pos.make_move(mv);
+            self.path.push(pos.key());
+        }
+        self.path = base_path;
+        replays_as_mate(root, &pv, self.attacker).then_some(pv)
+    }
+
+    fn pv_choice(&mut self, pos: &mut Position, list: &MoveList, or_node: bool) -> Option<Move> {
+        let mut best: Option<(Move, u16)> = None;
+        for &mv in list.iter() {
+            pos.make_move(mv);
+            self.path.push(pos.key());
+            let v = if self.is_repetition() {
+                None
+            } else {
+                self.table.lookup(pos.board_key(), self.attacker_hand(pos))
+            };
+            self.path.pop();
+            pos.unmake_move();
+            match v {
+                Some(k) if k.pn == 0 => {
+                    let better = match best {
+                        None => true,
+                        Some((_, len)) => {
+                            if or_node {
+                                k.len < len
+                            } else {
+                                k.len > len
+                            }
+                        }
+                    };
+                    if better {
+                        best = Some((mv, k.len));
+                    }
+                }
+                _ if !or_node => return None,
+                _ => {}
+            }
+        }
+        best.map(|(mv, _)| mv)
+    }
+}
+
+/// Whether the other variant (promotion or not) of a board move is legal here.
+fn movegen_has_twin(pos: &Position, twin: Move) -> bool {
+    let kind = pos.piece_at(twin.from()).kind();
+    let us = pos.side_to_move();
+    let to_rel = twin.to().rank().relative_to(us);
+    let from_rel = twin.from().rank().relative_to(us);
+    let in_zone = to_rel < 3 || from_rel < 3;
+    if twin.is_promotion() {
+        in_zone && kind.can_promote()
+    } else {
+        match kind {
+            PieceKind::Pawn | PieceKind::Lance => to_rel >= 1,
+            _ => true,
+        }
+    }
+}
+
+/// The best child (least pn at OR nodes, least dn at AND nodes) and the second-least value.
+fn select(or_node: bool, children: &[Child]) -> (usize, PnDn) {
+    let key = |c: &Child| {
+        if or_node {
+            (c.value.pn, c.value.dn)
+        } else {
+            (c.value.dn, c.value.pn)
+        }
+    };
+    let mut best = 0;
+    let mut second = INF;
+    for (i, c) in children.iter().enumerate().skip(1) {
+        let (v, _) = key(c);
+        if key(c) < key(&children[best]) {
+            second = key(&children[best]).0;
+            best = i;
+        } else {
+            second = second.min(v);
+        }
+    }
+    (best, second)
+}
+
+/// The threshold a child gets on the summed side: what the parent may still grow, on top of
+/// the child's own value.
+fn widen(parent_th: PnDn, parent: PnDn, child: PnDn) -> PnDn {
+    let room = parent_th as u64 - (parent as u64).min(parent_th as u64);
+    (room + child as u64).min(INF as u64) as PnDn
+}
+
+/// The per-kind maximum of two hands.
+fn union(a: Hand, b: Hand) -> Hand {
+    let mut h = Hand::EMPTY;
+    for kind in PieceKind::HAND {
+        h.set(kind, a.count(kind).max(b.count(kind)));
+    }
+    h
+}
+
+/// Proof pieces of an OR node proven through `mv` from a child that needs `child_proof`.
+fn or_proof_hand(pos: &Position, mv: Move, child_proof: Hand, hand: Hand) -> Hand {
+    let mut proof = child_proof;
+    if let Some(kind) = mv.dropped() {
+        proof.set(kind, (proof.count(kind) + 1).min(hand.count(kind)));
+    } else if let Some((_, captured)) = pos.piece_at(mv.to()).get() {
+        let kind = captured.unpromote();
+        proof.set(kind, proof.count(kind).saturating_sub(1));
+    }
+    proof
+}
+
+/// Proof pieces of a proven AND node whose children need `needed`. Where the defender holds
+/// none of a kind, the proof may rest on it being unable to interpose one, which holds only
+/// while the attacker keeps all of them: the attacker needs its whole count of that kind.
+fn and_proof_hand(pos: &Position, attacker: Color, needed: Hand) -> Hand {
+    let defender = pos.hand(!attacker);
+    let ours = pos.hand(attacker);
+    let mut proof = needed;
+    for kind in PieceKind::HAND {
+        if defender.count(kind) == 0 {
+            proof.set(kind, ours.count(kind));
+        }
+    }
+    proof
+}
+
+/// Replays `pv` from `root`: every attacker move gives check and the line ends in checkmate.
+pub fn replays_as_mate(root: &Position, pv: &[Move], attacker: Color) -> bool {
+    let mut pos = root.clone();
+    for &mv in pv {
+        if !movegen::is_legal(&pos, mv) {
+            return false;
+        }
+        pos.make_move(mv);
+        if pos.side_to_move() != attacker && !pos.in_check() {
+            return false;
+        }
+    }
+    movegen::is_checkmate(&pos)
 }

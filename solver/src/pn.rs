@@ -1,0 +1,30 @@
+//! Proof and disproof numbers.
+//!
+//! `INF` marks a solved side (pn = INF: disproven; dn = INF: proven). Sums saturate just below it
+//! so that a large but unsolved value never reads as solved.
+
+pub type PnDn = u32;
+
+pub const INF: PnDn = u32::MAX;
+/// The largest value an unsolved node can carry.
+pub const MAX_UNSOLVED: PnDn = INF - 1;
+
+/// Adds two numbers, staying at `INF` if either is `INF` and below it otherwise.
+#[inline(always)]
+pub fn add(a: PnDn, b: PnDn) -> PnDn {
+    if a == INF || b == INF {
+        INF
+    } else {
+        a.saturating_add(b).min(MAX_UNSOLVED)
+    }
+}
+
+/// The df-pn+ "1 + ε" threshold for the best child: a little above the second best, so that
+/// the search does not bounce between two nearly equal children (ε = 1/4).
+#[inline(always)]
+pub fn epsilon_threshold(second_best: PnDn) -> PnDn {
+    if second_best >= MAX_UNSOLVED {
+        return second_best;
+    }
+    add(second_best, second_best / 4 + 1)
+}

@@ -1,0 +1,166 @@
+//! The transposition table, bounded by `USI_Hash`.
+//!
+//! Indexed by the board key alone; each entry keeps the attacker's hand it holds for. Proven
+//! entries keep their *proof pieces* (the least hand the mate needs), so they answer every
+//! position of the same board with a superior or equal hand; disproven entries keep their
+//! *disproof pieces* and answer every inferior or equal hand. Unknown entries answer only their
+//! exact hand. Replacement prefers to evict unknown entries of least search effort, so that
+//! solved results (the "solved tier") are only evicted when a bucket holds nothing else.
+
+use crate::pn::PnDn;
+use shogi::Hand;
+
+#[derive(Copy, Clone, Default)]
+struct Entry {
+    board_key: u64,
+    hand: Hand,
+    pn: PnDn,
+    dn: PnDn,
+    /// Search effort spent below this entry; 0 marks an empty slot.
+    amount: u32,
+    /// Mate length in plies for proven entries.
+    len: u16,
+}
+
+const BUCKET: usize = 8;
+
+/// What the table knows about a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Known {
+    pub pn: PnDn,
+    pub dn: PnDn,
+    /// Proof pieces (proven), disproof pieces (disproven), or the exact hand (unknown).
+    pub hand: Hand,
+    pub len: u16,
+}
+
+pub struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of about `mb` MiB (rounded down to a power of two buckets).
+    pub fn new(mb: usize) -> Table {
+        let bytes = mb.max(1) << 20;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        Table {
+            entries: vec![Entry::default(); buckets * BUCKET],
+            mask: buckets - 1,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+    }
+
+    #[inline(always)]
+    fn bucket(&self, board_key: u64) -> std::ops::Range<usize> {
+        let b = ((board_key >> 1) as usize & self.mask) * BUCKET;
+        b..b + BUCKET
+    }
+
+    /// Looks up the board with the attacker holding `hand`.
+    #[inline]
+    pub fn lookup(&self, board_key: u64, hand: Hand) -> Option<Known> {
+        let mut exact = None;
+        for e in &self.entries[self.bucket(board_key)] {
+            if e.amount == 0 || e.board_key != board_key {
+                continue;
+            }
+            let known = Known {
+                pn: e.pn,
+                dn: e.dn,
+                hand: e.hand,
+                len: e.len,
+            };
+            if e.pn == 0 {
+                if hand.is_superior_or_equal(e.hand) {
+                    return Some(known);
+                }
+            } else if e.dn == 0 {
+                if e.hand.is_superior_or_equal(hand) {
+                    return Some(known);
+                }
+            } else if e.hand == hand {
+                exact = Some(known);
+            }
+        }
+        exact
+    }
+
+    /// Stores a result. For solved results `hand` is the proof or disproof pieces.
+    #[inline]
+    pub fn store(&mut self, board_key: u64, hand: Hand, pn: PnDn, dn: PnDn, len: u16, amount: u32) {
+        let amount = amount.max(1);
+        let solved = pn == 0 || dn == 0;
+        let range = self.bucket(board_key);
+        let bucket = &mut self.entries[range];
+        let mut victim = 0;
+        let mut victim_score = u64::MAX;
+        for (i, e) in bucket.iter_mut().enumerate() {
+            let e_solved = e.pn == 0 || e.dn == 0;
+            if e.amount != 0 && e.board_key == board_key {
+                if e.hand == hand {
+                    // Never let an unknown result overwrite a solved one.
+                    if solved || !e_solved {
+                        *e = Entry {
+                            board_key,
+                            hand,
+                            pn,
+                            dn,
+                            amount: amount.max(e.amount),
+                            len,
+                        };
+                    }
+                    return;
+                }
+                // An unknown entry that the new proof (superior hand) or disproof (inferior
+                // hand) answers from now on: reuse its slot.
+                let answered = !e_solved
+                    && ((pn == 0 && e.hand.is_superior_or_equal(hand))
+                        || (dn == 0 && hand.is_superior_or_equal(e.hand)));
+                if answered {
+                    *e = Entry {
+                        board_key,
+                        hand,
+                        pn,
+                        dn,
+                        amount: amount.max(e.amount),
+                        len,
+                    };
+                    return;
+                }
+            }
+            let score = if e.amount == 0 {
+                0
+            } else {
+                ((e_solved as u64) << 32) | e.amount as u64
+            };
+            if score < victim_score {
+                victim_score = score;
+                victim = i;
+            }
+        }
+        if !solved && victim_score >> 32 != 0 {
+            // Only solved entries left: an unknown result is not worth evicting one.
+            return;
+        }
+        bucket[victim] = Entry {
+            board_key,
+            hand,
+            pn,
+            dn,
+            amount,
+            len,
+        };
+    }
+
+    /// Fill in permille, sampled from the first thousand slots.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.entries.len().min(1000);
+        let used = self.entries[..n].iter().filter(|e| e.amount != 0).count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
