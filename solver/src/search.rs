@@ -1,20 +1,26 @@
-//! The df-pn search (Nagai) with df-pn+ thresholds, proof pieces, loop handling and
-//! double-count aggregation.
+//! The df-pn search (Nagai) with df-pn+ thresholds, proof pieces, loop handling,
+//! double-count aggregation, and a depth-bounded mode that finds the shortest mate.
 //!
 //! Values are always from the attacker's side: pn is the effort to prove a mate, dn the effort
 //! to disprove it. OR nodes (attacker to move) expand check-giving moves only; AND nodes
-//! (defender in check) expand evasions. Every generated child is given an initial value at
-//! once: an AND child with no evasion is a mate (so mate-in-1 is found without expanding), an
-//! OR child with no check is a disproof.
+//! (defender in check) expand evasions, every interposition included (pure rules). Every
+//! generated child is given an initial value at once: an AND child with no evasion is a mate
+//! (so mate-in-1 is found without expanding), an OR child with no check is a disproof.
 //!
 //! **Loops.** A child equal to a position on the current path is a repetition, which is no mate
 //! for the attacker. A disproof that rests on such a child holds only for this path (the
 //! graph-history interaction), so it is returned to the parent but never stored.
+//!
+//! **Shortest mate.** Once a mate is proven, the same search runs with a bound on the remaining
+//! plies ("is there a mate within L − 2?") until none is left. The table keeps proofs with their
+//! length and bounded disproofs with the depth they hold for, so the rounds share it. The line
+//! is then built move by move from exact lengths: at OR nodes a check that mates within the
+//! remaining length, at AND nodes an evasion that does not mate two plies sooner.
 
 use crate::config::{DoubleCount, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::pn::{self, PnDn, INF, MAX_UNSOLVED};
-use crate::tt::Table;
+use crate::tt::{Stored, Table, UNBOUNDED};
 use shogi::movegen::{self, generate};
 use shogi::{attacks, Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,11 +65,7 @@ impl Solver {
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveResult {
         let start = Instant::now();
-        let attacker = if pos.in_check() {
-            !pos.side_to_move()
-        } else {
-            pos.side_to_move()
-        };
+        let attacker = if pos.in_check() { !pos.side_to_move() } else { pos.side_to_move() };
         let mut search = Search {
             table: &mut self.table,
             double_count: self.config.double_count,
@@ -75,19 +77,26 @@ impl Solver {
             stop,
             progress,
             aborted: false,
+            root_value: (1, 1),
             path: Vec::with_capacity(MAX_PLY + 1),
             arena: Vec::new(),
         };
         let mut root = pos.clone();
         search.path.push(root.key());
-        let mut value = search.mid(&mut root, INF, INF);
-        while !value.is_solved() && !search.aborted {
-            value = search.mid(&mut root, INF, INF);
-        }
+        let value = search.prove(&mut root, UNBOUNDED);
         let outcome = if search.aborted {
             Outcome::Timeout
         } else if value.pn == 0 {
-            match search.principal_variation(&mut root) {
+            let mut shortest = value.len;
+            while shortest >= 2 && !search.aborted {
+                let shorter = search.prove(&mut root, shortest - 2);
+                if shorter.pn != 0 {
+                    break;
+                }
+                shortest = shorter.len;
+            }
+            let exact = if search.aborted { None } else { search.exact_line(&mut root, shortest) };
+            match exact.or_else(|| search.principal_variation(&mut root)) {
                 Some(pv) => Outcome::Mate(pv),
                 None => Outcome::Timeout,
             }
@@ -103,11 +112,7 @@ impl Solver {
             root_pn: value.pn,
             root_dn: value.dn,
         });
-        SolveResult {
-            outcome,
-            nodes,
-            elapsed: start.elapsed(),
-        }
+        SolveResult { outcome, nodes, elapsed: start.elapsed() }
     }
 }
 
@@ -122,6 +127,8 @@ struct Value {
     len: u16,
     /// A disproof that depends on a repetition on the current path.
     by_repetition: bool,
+    /// For a disproof: the remaining depth it holds for (`UNBOUNDED`: any).
+    depth: u16,
 }
 
 impl Value {
@@ -129,22 +136,13 @@ impl Value {
         self.pn == 0 || self.dn == 0
     }
     fn proven(hand: Hand, len: u16) -> Value {
-        Value {
-            pn: 0,
-            dn: INF,
-            hand,
-            len,
-            by_repetition: false,
-        }
+        Value { pn: 0, dn: INF, hand, len, by_repetition: false, depth: UNBOUNDED }
     }
-    fn disproven(hand: Hand, by_repetition: bool) -> Value {
-        Value {
-            pn: INF,
-            dn: 0,
-            hand,
-            len: 0,
-            by_repetition,
-        }
+    fn disproven(hand: Hand, by_repetition: bool, depth: u16) -> Value {
+        Value { pn: INF, dn: 0, hand, len: 0, by_repetition, depth }
+    }
+    fn unknown(pn: PnDn, dn: PnDn, hand: Hand) -> Value {
+        Value { pn, dn, hand, len: 0, by_repetition: false, depth: UNBOUNDED }
     }
 }
 
@@ -175,9 +173,20 @@ struct Search<'a> {
     stop: &'a AtomicBool,
     progress: &'a mut dyn FnMut(&Progress),
     aborted: bool,
+    /// The root's (pn, dn) after the last completed iteration, for progress reports.
+    root_value: (PnDn, PnDn),
     /// Keys of the positions from the root to the current node, inclusive.
     path: Vec<u64>,
     arena: Vec<Frame>,
+}
+
+/// One less ply of remaining depth (an unbounded search stays unbounded).
+fn deeper(depth: u16) -> u16 {
+    if depth == UNBOUNDED {
+        UNBOUNDED
+    } else {
+        depth.saturating_sub(1)
+    }
 }
 
 impl Search<'_> {
@@ -190,11 +199,7 @@ impl Search<'_> {
             return;
         }
         let now = Instant::now();
-        if self
-            .limits
-            .time
-            .is_some_and(|t| now.duration_since(self.start) >= t)
-        {
+        if self.limits.time.is_some_and(|t| now.duration_since(self.start) >= t) {
             self.aborted = true;
             return;
         }
@@ -204,8 +209,8 @@ impl Search<'_> {
                 nodes: self.nodes,
                 elapsed: now.duration_since(self.start),
                 hashfull: self.table.hashfull(),
-                root_pn: 0,
-                root_dn: 0,
+                root_pn: self.root_value.0,
+                root_dn: self.root_value.1,
             };
             (self.progress)(&report);
         }
@@ -215,79 +220,78 @@ impl Search<'_> {
         pos.hand(self.attacker)
     }
 
+    /// Searches `pos` (the last position of the path) until it is solved within `depth`
+    /// remaining plies or the search is aborted.
+    fn prove(&mut self, pos: &mut Position, depth: u16) -> Value {
+        loop {
+            let v = self.mid(pos, INF, INF, depth);
+            if v.is_solved() || self.aborted {
+                return v;
+            }
+        }
+    }
+
     /// Whether the current position (the last key of the path) occurred earlier on the path
     /// with the same side to move.
     fn is_repetition(&self) -> bool {
-        let Some((&key, earlier)) = self.path.split_last() else {
-            return false;
-        };
+        let Some((&key, earlier)) = self.path.split_last() else { return false };
         earlier.iter().rev().skip(1).step_by(2).any(|&k| k == key)
     }
 
-    /// The value of the position just reached by a move, without expanding it.
-    fn estimate(&mut self, pos: &Position) -> Value {
-        if self.is_repetition() {
-            return Value::disproven(self.attacker_hand(pos), true);
-        }
+    fn store(&mut self, pos: &Position, v: &Value, amount: u32) {
+        let stored = Stored { pn: v.pn, dn: v.dn, len: v.len, depth: v.depth, amount };
+        self.table.store(pos.board_key(), v.hand, stored);
+    }
+
+    /// The value of the position just reached by a move, with `depth` plies left, without
+    /// expanding it.
+    fn estimate(&mut self, pos: &Position, depth: u16) -> Value {
         let hand = self.attacker_hand(pos);
-        if let Some(k) = self.table.lookup(pos.board_key(), hand) {
-            return Value {
-                pn: k.pn,
-                dn: k.dn,
-                hand: k.hand,
-                len: k.len,
-                by_repetition: false,
-            };
+        if self.is_repetition() {
+            return Value::disproven(hand, true, UNBOUNDED);
+        }
+        if let Some(k) = self.table.lookup(pos.board_key(), hand, depth) {
+            return Value { pn: k.pn, dn: k.dn, hand: k.hand, len: k.len, by_repetition: false, depth: k.depth };
         }
         let mut list = MoveList::new();
         if pos.side_to_move() == self.attacker {
+            if depth == 0 {
+                return Value::disproven(hand, false, 0);
+            }
             generate(pos, MoveClass::Checks, NonPromotions::Include, &mut list);
             if list.is_empty() {
-                self.table.store(pos.board_key(), hand, INF, 0, 0, 1);
-                return Value::disproven(hand, false);
+                let v = Value::disproven(hand, false, UNBOUNDED);
+                self.store(pos, &v, 1);
+                return v;
             }
-            Value {
-                pn: 1,
-                dn: list.len() as PnDn,
-                hand,
-                len: 0,
-                by_repetition: false,
-            }
+            Value::unknown(1, list.len() as PnDn, hand)
         } else {
             movegen::legal_moves(pos, &mut list);
             if list.is_empty() {
-                let proof = and_proof_hand(pos, self.attacker, Hand::EMPTY);
-                self.table.store(pos.board_key(), proof, 0, INF, 0, 1);
-                return Value::proven(proof, 0);
+                let v = Value::proven(and_proof_hand(pos, self.attacker, Hand::EMPTY), 0);
+                self.store(pos, &v, 1);
+                return v;
             }
-            Value {
-                pn: list.len() as PnDn,
-                dn: 1,
-                hand,
-                len: 0,
-                by_repetition: false,
-            }
+            Value::unknown(list.len() as PnDn, 1, hand)
         }
     }
 
-    /// Expands `pos` (an OR or AND node) and searches below it until its pn reaches `th_pn`,
-    /// its dn reaches `th_dn`, it is solved, or the search is aborted.
-    fn mid(&mut self, pos: &mut Position, th_pn: PnDn, th_dn: PnDn) -> Value {
+    /// Expands `pos` (an OR or AND node with `depth` plies left) and searches below it until
+    /// its pn reaches `th_pn`, its dn reaches `th_dn`, it is solved, or the search is aborted.
+    fn mid(&mut self, pos: &mut Position, th_pn: PnDn, th_dn: PnDn, depth: u16) -> Value {
         let ply = self.path.len();
         if ply > MAX_PLY {
             self.aborted = true;
         }
         let hand = self.attacker_hand(pos);
         if self.aborted {
-            return Value {
-                pn: 1,
-                dn: 1,
-                hand,
-                len: 0,
-                by_repetition: false,
-            };
+            return Value::unknown(1, 1, hand);
         }
         let or_node = pos.side_to_move() == self.attacker;
+        if or_node && depth == 0 {
+            return Value::disproven(hand, false, 0);
+        }
+        let child_depth = deeper(depth);
         let nodes_before = self.nodes;
         while self.arena.len() <= ply {
             self.arena.push(Frame::default());
@@ -296,12 +300,7 @@ impl Search<'_> {
         frame.moves.clear();
         frame.children.clear();
         if or_node {
-            generate(
-                pos,
-                MoveClass::Checks,
-                NonPromotions::Include,
-                &mut frame.moves,
-            );
+            generate(pos, MoveClass::Checks, NonPromotions::Include, &mut frame.moves);
         } else {
             movegen::legal_moves(pos, &mut frame.moves);
         }
@@ -309,7 +308,7 @@ impl Search<'_> {
             pos.make_move(mv);
             self.nodes += 1;
             self.path.push(pos.key());
-            let value = self.estimate(pos);
+            let value = self.estimate(pos, child_depth);
             self.path.pop();
             pos.unmake_move();
             let group = self.group_key(pos, mv, or_node, frame.children.len());
@@ -319,7 +318,10 @@ impl Search<'_> {
         frame.children.sort_by_key(|c| c.group);
 
         let value = loop {
-            let node = self.aggregate(pos, or_node, &frame.children);
+            let node = self.aggregate(pos, or_node, depth, &frame.children);
+            if ply == 1 {
+                self.root_value = (node.pn, node.dn);
+            }
             self.check_limits();
             if node.is_solved() || node.pn >= th_pn || node.dn >= th_dn || self.aborted {
                 break node;
@@ -327,20 +329,14 @@ impl Search<'_> {
             let (best, second) = select(or_node, &frame.children);
             let child = frame.children[best].value;
             let (child_th_pn, child_th_dn) = if or_node {
-                (
-                    th_pn.min(pn::epsilon_threshold(second)),
-                    widen(th_dn, node.dn, child.dn),
-                )
+                (th_pn.min(pn::epsilon_threshold(second)), widen(th_dn, node.dn, child.dn))
             } else {
-                (
-                    widen(th_pn, node.pn, child.pn),
-                    th_dn.min(pn::epsilon_threshold(second)),
-                )
+                (widen(th_pn, node.pn, child.pn), th_dn.min(pn::epsilon_threshold(second)))
             };
             let mv = frame.children[best].mv;
             pos.make_move(mv);
             self.path.push(pos.key());
-            let v = self.mid(pos, child_th_pn, child_th_dn);
+            let v = self.mid(pos, child_th_pn, child_th_dn, child_depth);
             self.path.pop();
             pos.unmake_move();
             frame.children[best].value = v;
@@ -349,43 +345,28 @@ impl Search<'_> {
 
         if !(value.dn == 0 && value.by_repetition) {
             let amount = (self.nodes - nodes_before).min(u32::MAX as u64) as u32;
-            self.table.store(
-                pos.board_key(),
-                value.hand,
-                value.pn,
-                value.dn,
-                value.len,
-                amount,
-            );
+            self.store(pos, &value, amount);
         }
         value
     }
 
     /// The group key of a child move under the double-count mode.
     fn group_key(&self, pos: &Position, mv: Move, or_node: bool, index: usize) -> u32 {
-        const UNIQUE: u32 = 0;
         const PROMOTION_PAIR: u32 = 1 << 24;
         const INTERPOSITION: u32 = 2 << 24;
         const DROP_LINE: u32 = 3 << 24;
-        let unique = UNIQUE | index as u32;
+        let unique = index as u32;
         if self.double_count == DoubleCount::Off {
             return unique;
         }
         let to = mv.to();
         if !mv.is_drop() {
             let kind = pos.piece_at(mv.from()).kind();
-            if matches!(
-                kind,
-                PieceKind::Pawn | PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook
-            ) && kind.can_promote()
+            let twin = Move::with_promotion(mv.from(), to, !mv.is_promotion());
+            if matches!(kind, PieceKind::Pawn | PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook)
+                && twin_is_legal(pos, twin)
             {
-                let from = mv.from().index() as u32;
-                let pair = PROMOTION_PAIR | from * 81 + to.index() as u32;
-                // Only when the other variant exists too; a lone move stays unique.
-                let twin = Move::with_promotion(mv.from(), to, !mv.is_promotion());
-                if movegen_has_twin(pos, twin) {
-                    return pair;
-                }
+                return PROMOTION_PAIR | (mv.from().index() as u32 * 81 + to.index() as u32);
             }
         }
         if !or_node {
@@ -411,10 +392,10 @@ impl Search<'_> {
         unique
     }
 
-    /// The node's value from its children: min over the mover's side, grouped sum over the other.
-    fn aggregate(&self, pos: &Position, or_node: bool, children: &[Child]) -> Value {
+    /// The node's value from its children: min over the mover's side, grouped sum (max inside
+    /// a group) over the other.
+    fn aggregate(&self, pos: &Position, or_node: bool, depth: u16, children: &[Child]) -> Value {
         let hand = self.attacker_hand(pos);
-        // (min of the chosen side, grouped sum of the other side)
         let mut min = INF;
         let mut sum: PnDn = 0;
         let mut i = 0;
@@ -430,32 +411,29 @@ impl Search<'_> {
             }
             sum = pn::add(sum, group_max);
         }
+        // A disproof holds at any depth only if every child disproof it rests on does.
+        let disproof_depth = |cs: &[Child]| {
+            if cs.iter().all(|c| c.value.depth == UNBOUNDED) {
+                UNBOUNDED
+            } else {
+                depth
+            }
+        };
         if or_node {
             if min == 0 {
                 // Proven by the shortest proven child.
-                let best = children
-                    .iter()
-                    .filter(|c| c.value.pn == 0)
-                    .min_by_key(|c| c.value.len)
-                    .map(|c| (c.mv, c.value));
-                if let Some((mv, v)) = best {
-                    return Value::proven(
-                        or_proof_hand(pos, mv, v.hand, hand),
-                        v.len.saturating_add(1),
-                    );
+                let best = children.iter().filter(|c| c.value.pn == 0).min_by_key(|c| c.value.len);
+                if let Some(c) = best {
+                    let proof = or_proof_hand(pos, c.mv, c.value.hand, hand);
+                    return Value::proven(proof, c.value.len.saturating_add(1));
                 }
             }
             if sum == 0 {
                 let by_repetition = children.iter().any(|c| c.value.by_repetition);
-                return Value::disproven(hand, by_repetition);
+                let d = disproof_depth(children);
+                return Value::disproven(hand, by_repetition, d);
             }
-            Value {
-                pn: min.min(MAX_UNSOLVED),
-                dn: sum.min(MAX_UNSOLVED),
-                hand,
-                len: 0,
-                by_repetition: false,
-            }
+            Value::unknown(min.min(MAX_UNSOLVED), sum.min(MAX_UNSOLVED), hand)
         } else {
             if sum == 0 {
                 let mut needed = Hand::EMPTY;
@@ -468,26 +446,79 @@ impl Search<'_> {
                 return Value::proven(proof, len.saturating_add(1));
             }
             if min == 0 {
-                // Prefer a disproof that does not rest on a repetition.
-                let by_repetition = !children
-                    .iter()
-                    .any(|c| c.value.dn == 0 && !c.value.by_repetition);
-                return Value::disproven(hand, by_repetition);
+                // Prefer a disproof that holds from every path and at every depth.
+                let disproofs = || children.iter().filter(|c| c.value.dn == 0);
+                let by_repetition = disproofs().all(|c| c.value.by_repetition);
+                let d = if disproofs().any(|c| !c.value.by_repetition && c.value.depth == UNBOUNDED)
+                {
+                    UNBOUNDED
+                } else {
+                    depth
+                };
+                return Value::disproven(hand, by_repetition, d);
             }
-            Value {
-                pn: sum.min(MAX_UNSOLVED),
-                dn: min.min(MAX_UNSOLVED),
-                hand,
-                len: 0,
-                by_repetition: false,
-            }
+            Value::unknown(sum.min(MAX_UNSOLVED), min.min(MAX_UNSOLVED), hand)
         }
     }
 
-    /// A mate line from a proven root: at OR nodes the shortest proven check, at AND nodes the
-    /// longest-resisting evasion. Re-searches any node the table lost, and replays the line
-    /// through the rules before trusting it.
+    /// Whether the position reached by `mv` from `pos` mates within `depth` plies.
+    fn mates_within(&mut self, pos: &mut Position, mv: Move, depth: u16) -> Option<bool> {
+        pos.make_move(mv);
+        self.path.push(pos.key());
+        let v = if self.is_repetition() { Value::disproven(Hand::EMPTY, true, UNBOUNDED) } else { self.prove(pos, depth) };
+        self.path.pop();
+        pos.unmake_move();
+        if self.aborted {
+            None
+        } else {
+            Some(v.pn == 0)
+        }
+    }
+
+    /// A mate line of exactly `len` plies from a root whose shortest mate is `len`: at OR nodes
+    /// a check that mates in the remaining length, at AND nodes an evasion that is not mated
+    /// two plies sooner (the longest resistance).
+    fn exact_line(&mut self, root: &mut Position, len: u16) -> Option<Vec<Move>> {
+        let base_path = self.path.clone();
+        let mut pos = root.clone();
+        let mut pv = Vec::new();
+        let mut left = len;
+        while left > 0 {
+            let or_node = pos.side_to_move() == self.attacker;
+            let mut list = MoveList::new();
+            if or_node {
+                generate(&pos, MoveClass::Checks, NonPromotions::Include, &mut list);
+            } else {
+                movegen::legal_moves(&pos, &mut list);
+            }
+            let mut chosen = None;
+            for &mv in list.iter() {
+                let good = if or_node {
+                    self.mates_within(&mut pos, mv, left - 1)?
+                } else {
+                    left < 3 || !self.mates_within(&mut pos, mv, left - 3)?
+                };
+                if good {
+                    chosen = Some(mv);
+                    break;
+                }
+            }
+            let mv = chosen?;
+            pv.push(mv);
+            pos.make_move(mv);
+            self.path.push(pos.key());
+            left -= 1;
+        }
+        self.path = base_path;
+        replays_as_mate(root, &pv, self.attacker).then_some(pv)
+    }
+
+    /// A mate line read from the table (shortest proven check at OR nodes, longest proven
+    /// evasion at AND nodes), for when the exact line could not be finished. Re-searches any
+    /// node the table lost, and replays the line through the rules before trusting it.
     fn principal_variation(&mut self, root: &mut Position) -> Option<Vec<Move>> {
+        self.aborted = false;
+        self.limits.nodes = self.limits.nodes.map(|n| n.saturating_mul(2));
         let mut pos = root.clone();
         let mut pv = Vec::new();
         let base_path = self.path.clone();
@@ -508,11 +539,7 @@ impl Search<'_> {
             let mut choice = self.pv_choice(&mut pos, &list, or_node);
             if choice.is_none() {
                 // The table lost part of the proof: search this node again.
-                let mut again = self.mid(&mut pos, INF, INF);
-                while !again.is_solved() && !self.aborted {
-                    again = self.mid(&mut pos, INF, INF);
-                }
-                if again.pn != 0 {
+                if self.prove(&mut pos, UNBOUNDED).pn != 0 {
                     return None;
                 }
                 choice = self.pv_choice(&mut pos, &list, or_node);
@@ -534,7 +561,7 @@ impl Search<'_> {
             let v = if self.is_repetition() {
                 None
             } else {
-                self.table.lookup(pos.board_key(), self.attacker_hand(pos))
+                self.table.lookup(pos.board_key(), self.attacker_hand(pos), UNBOUNDED)
             };
             self.path.pop();
             pos.unmake_move();
@@ -563,7 +590,7 @@ impl Search<'_> {
 }
 
 /// Whether the other variant (promotion or not) of a board move is legal here.
-fn movegen_has_twin(pos: &Position, twin: Move) -> bool {
+fn twin_is_legal(pos: &Position, twin: Move) -> bool {
     let kind = pos.piece_at(twin.from()).kind();
     let us = pos.side_to_move();
     let to_rel = twin.to().rank().relative_to(us);
@@ -574,6 +601,7 @@ fn movegen_has_twin(pos: &Position, twin: Move) -> bool {
     } else {
         match kind {
             PieceKind::Pawn | PieceKind::Lance => to_rel >= 1,
+            PieceKind::Knight => to_rel >= 2,
             _ => true,
         }
     }
@@ -581,22 +609,15 @@ fn movegen_has_twin(pos: &Position, twin: Move) -> bool {
 
 /// The best child (least pn at OR nodes, least dn at AND nodes) and the second-least value.
 fn select(or_node: bool, children: &[Child]) -> (usize, PnDn) {
-    let key = |c: &Child| {
-        if or_node {
-            (c.value.pn, c.value.dn)
-        } else {
-            (c.value.dn, c.value.pn)
-        }
-    };
+    let key = |c: &Child| if or_node { (c.value.pn, c.value.dn) } else { (c.value.dn, c.value.pn) };
     let mut best = 0;
     let mut second = INF;
     for (i, c) in children.iter().enumerate().skip(1) {
-        let (v, _) = key(c);
         if key(c) < key(&children[best]) {
             second = key(&children[best]).0;
             best = i;
         } else {
-            second = second.min(v);
+            second = second.min(key(c).0);
         }
     }
     (best, second)
@@ -645,7 +666,8 @@ fn and_proof_hand(pos: &Position, attacker: Color, needed: Hand) -> Hand {
     proof
 }
 
-/// Replays `pv` from `root`: every attacker move gives check and the line ends in checkmate.
+/// Replays `pv` from `root`: every move legal, every attacker move a check, ending in
+/// checkmate.
 pub fn replays_as_mate(root: &Position, pv: &[Move], attacker: Color) -> bool {
     let mut pos = root.clone();
     for &mv in pv {

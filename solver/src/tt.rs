@@ -20,9 +20,25 @@ struct Entry {
     amount: u32,
     /// Mate length in plies for proven entries.
     len: u16,
+    /// For disproven entries: the remaining depth the disproof holds for (`UNBOUNDED`: always).
+    depth: u16,
 }
 
+/// The depth of an unbounded search, and of a disproof that holds at any depth.
+pub const UNBOUNDED: u16 = u16::MAX;
+
 const BUCKET: usize = 8;
+
+/// A result to store.
+#[derive(Copy, Clone, Debug)]
+pub struct Stored {
+    pub pn: PnDn,
+    pub dn: PnDn,
+    pub len: u16,
+    pub depth: u16,
+    /// Search effort spent on it.
+    pub amount: u32,
+}
 
 /// What the table knows about a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -32,6 +48,8 @@ pub struct Known {
     /// Proof pieces (proven), disproof pieces (disproven), or the exact hand (unknown).
     pub hand: Hand,
     pub len: u16,
+    /// For disproofs: the remaining depth they hold for.
+    pub depth: u16,
 }
 
 pub struct Table {
@@ -61,26 +79,22 @@ impl Table {
         b..b + BUCKET
     }
 
-    /// Looks up the board with the attacker holding `hand`.
+    /// Looks up the board with the attacker holding `hand`, for a search that may still play
+    /// `depth` plies: proofs longer than that and disproofs of a shallower search do not count.
     #[inline]
-    pub fn lookup(&self, board_key: u64, hand: Hand) -> Option<Known> {
+    pub fn lookup(&self, board_key: u64, hand: Hand, depth: u16) -> Option<Known> {
         let mut exact = None;
         for e in &self.entries[self.bucket(board_key)] {
             if e.amount == 0 || e.board_key != board_key {
                 continue;
             }
-            let known = Known {
-                pn: e.pn,
-                dn: e.dn,
-                hand: e.hand,
-                len: e.len,
-            };
+            let known = Known { pn: e.pn, dn: e.dn, hand: e.hand, len: e.len, depth: e.depth };
             if e.pn == 0 {
-                if hand.is_superior_or_equal(e.hand) {
+                if e.len <= depth && hand.is_superior_or_equal(e.hand) {
                     return Some(known);
                 }
             } else if e.dn == 0 {
-                if e.hand.is_superior_or_equal(hand) {
+                if e.depth >= depth && e.hand.is_superior_or_equal(hand) {
                     return Some(known);
                 }
             } else if e.hand == hand {
@@ -90,9 +104,11 @@ impl Table {
         exact
     }
 
-    /// Stores a result. For solved results `hand` is the proof or disproof pieces.
+    /// Stores a result. For solved results `hand` is the proof or disproof pieces, `len` the
+    /// mate length of a proof and `depth` the remaining depth a disproof holds for.
     #[inline]
-    pub fn store(&mut self, board_key: u64, hand: Hand, pn: PnDn, dn: PnDn, len: u16, amount: u32) {
+    pub fn store(&mut self, board_key: u64, hand: Hand, value: Stored) {
+        let Stored { pn, dn, len, depth, amount } = value;
         let amount = amount.max(1);
         let solved = pn == 0 || dn == 0;
         let range = self.bucket(board_key);
@@ -102,19 +118,25 @@ impl Table {
         for (i, e) in bucket.iter_mut().enumerate() {
             let e_solved = e.pn == 0 || e.dn == 0;
             if e.amount != 0 && e.board_key == board_key {
+                let amount = amount.max(e.amount);
+                let new = Entry { board_key, hand, pn, dn, amount, len, depth };
                 if e.hand == hand {
-                    // Never let an unknown result overwrite a solved one.
-                    if solved || !e_solved {
-                        *e = Entry {
-                            board_key,
-                            hand,
-                            pn,
-                            dn,
-                            amount: amount.max(e.amount),
-                            len,
-                        };
+                    if !e_solved {
+                        *e = new;
+                        return;
                     }
-                    return;
+                    if !solved {
+                        // Never let an unknown result overwrite a solved one.
+                        return;
+                    }
+                    if (e.pn == 0) == (pn == 0) {
+                        // Of two results of one kind keep the stronger: the shorter proof, the
+                        // deeper disproof.
+                        if (pn == 0 && len < e.len) || (dn == 0 && depth > e.depth) {
+                            *e = new;
+                        }
+                        return;
+                    }
                 }
                 // An unknown entry that the new proof (superior hand) or disproof (inferior
                 // hand) answers from now on: reuse its slot.
@@ -122,22 +144,12 @@ impl Table {
                     && ((pn == 0 && e.hand.is_superior_or_equal(hand))
                         || (dn == 0 && hand.is_superior_or_equal(e.hand)));
                 if answered {
-                    *e = Entry {
-                        board_key,
-                        hand,
-                        pn,
-                        dn,
-                        amount: amount.max(e.amount),
-                        len,
-                    };
+                    *e = new;
                     return;
                 }
             }
-            let score = if e.amount == 0 {
-                0
-            } else {
-                ((e_solved as u64) << 32) | e.amount as u64
-            };
+            let score =
+                if e.amount == 0 { 0 } else { ((e_solved as u64) << 32) | e.amount as u64 };
             if score < victim_score {
                 victim_score = score;
                 victim = i;
@@ -147,14 +159,7 @@ impl Table {
             // Only solved entries left: an unknown result is not worth evicting one.
             return;
         }
-        bucket[victim] = Entry {
-            board_key,
-            hand,
-            pn,
-            dn,
-            amount,
-            len,
-        };
+        bucket[victim] = Entry { board_key, hand, pn, dn, amount, len, depth };
     }
 
     /// Fill in permille, sampled from the first thousand slots.
