@@ -11,16 +11,9 @@ const MATSURI: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL
 
 /// The mid-game set from `../shared/problems` when present, else a few built-in positions.
 fn midgame_positions() -> Vec<Position> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/problems/midgame_positions.sfen"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/problems/midgame_positions.sfen");
     let text = std::fs::read_to_string(path).unwrap_or_else(|_| {
-        [
-            MATSURI,
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-        ]
-        .join("\n")
+        [MATSURI, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"].join("\n")
     });
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))

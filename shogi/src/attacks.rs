@@ -26,16 +26,7 @@ const BLACK_PAWN: &[Dir] = &[(0, -1)];
 const BLACK_KNIGHT: &[Dir] = &[(-1, -2), (1, -2)];
 const BLACK_SILVER: &[Dir] = &[(-1, -1), (0, -1), (1, -1), (-1, 1), (1, 1)];
 const BLACK_GOLD: &[Dir] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)];
-const KING_DIRS: &[Dir] = &[
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
+const KING_DIRS: &[Dir] = &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 const DIAGONALS: &[Dir] = &[(-1, -1), (1, -1), (-1, 1), (1, 1)];
 const ORTHOGONALS: &[Dir] = &[(0, -1), (0, 1), (-1, 0), (1, 0)];
 
@@ -135,11 +126,7 @@ struct PextLine {
 }
 
 const fn pext_line(dirs: &[Dir]) -> PextLine {
-    let mut line = PextLine {
-        mask: [0; N],
-        offset: [0; N],
-        low_bits: [0; N],
-    };
+    let mut line = PextLine { mask: [0; N], offset: [0; N], low_bits: [0; N] };
     let mut total = 0u32;
     let mut sq = 0;
     while sq < N {
@@ -421,14 +408,8 @@ mod tests {
 
     #[test]
     fn step_pieces() {
-        assert_eq!(
-            pawn(Color::Black, sq("7g")),
-            Bitboard::from_square(sq("7f"))
-        );
-        assert_eq!(
-            pawn(Color::White, sq("3c")),
-            Bitboard::from_square(sq("3d"))
-        );
+        assert_eq!(pawn(Color::Black, sq("7g")), Bitboard::from_square(sq("7f")));
+        assert_eq!(pawn(Color::White, sq("3c")), Bitboard::from_square(sq("3d")));
         assert_eq!(knight(Color::Black, sq("8i")).count(), 2);
         assert!(knight(Color::Black, sq("8i")).contains(sq("7g")));
         assert!(knight(Color::Black, sq("1b")).is_empty());

@@ -296,9 +296,7 @@ fn is_pawn_drop_mate(pos: &Position, to: Square, eksq: Square) -> bool {
     let us = pos.side_to_move();
     let them = !us;
     let occ = pos.occupied() | Bitboard::from_square(to);
-    let defenders = pos
-        .attackers_to(them, to, occ)
-        .and_not(Bitboard::from_square(eksq));
+    let defenders = pos.attackers_to(them, to, occ).and_not(Bitboard::from_square(eksq));
     if defenders.is_nonempty() {
         let pinned = pos.slider_blockers(us, eksq) & pos.pieces_of(them);
         for from in defenders {
@@ -375,11 +373,8 @@ fn checks(pos: &Position, list: &mut MoveList, skip: bool) {
         }
         moves = pin_filter(pos, from, moves);
         let mut plain = squares[kind.index()];
-        let mut promoted = if kind.can_promote() {
-            squares[kind.promote().index()]
-        } else {
-            Bitboard::EMPTY
-        };
+        let mut promoted =
+            if kind.can_promote() { squares[kind.promote().index()] } else { Bitboard::EMPTY };
         if discoverers.contains(from) {
             let off_line = !attacks::line(from, eksq);
             plain |= off_line;
@@ -420,9 +415,7 @@ fn checks(pos: &Position, list: &mut MoveList, skip: bool) {
 /// Pawn drops onto `target`, with the two-pawn and pawn-drop-mate rules.
 fn drops_of_pawn(pos: &Position, list: &mut MoveList, target: Bitboard) {
     let us = pos.side_to_move();
-    let mut t = target
-        .and_not(Bitboard::far_ranks(us, 1))
-        .and_not(pawn_files(pos, us));
+    let mut t = target.and_not(Bitboard::far_ranks(us, 1)).and_not(pawn_files(pos, us));
     if let Some(eksq) = pos.king_square(!us) {
         let mate_sq = attacks::pawn(!us, eksq) & t;
         if let Some(sq) = mate_sq.lsb() {
@@ -449,11 +442,7 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
         None => {
             let from = m.from();
             let kind = pos.piece_at(from).kind();
-            let kind = if m.is_promotion() {
-                kind.promote()
-            } else {
-                kind
-            };
+            let kind = if m.is_promotion() { kind.promote() } else { kind };
             let after = (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
             if kind != King && attacks::attacks(us, kind, to, after).contains(eksq) {
                 return true;

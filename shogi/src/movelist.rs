@@ -14,10 +14,7 @@ pub struct MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::NULL; MAX_MOVES],
-            len: 0,
-        }
+        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
     }
     #[inline(always)]
     pub fn push(&mut self, m: Move) {

@@ -190,11 +190,7 @@ impl fmt::Display for Piece {
                     f.write_str("+")?;
                 }
                 let c = kind.base_char();
-                let c = if color == Color::White {
-                    c.to_ascii_lowercase()
-                } else {
-                    c
-                };
+                let c = if color == Color::White { c.to_ascii_lowercase() } else { c };
                 write!(f, "{c}")
             }
         }

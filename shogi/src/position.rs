@@ -284,11 +284,8 @@ impl Position {
                 }
                 self.remove(from, piece);
                 board_key ^= zobrist::piece_square(piece, from);
-                let moved = if m.is_promotion() {
-                    Piece::new(us, piece.kind().promote())
-                } else {
-                    piece
-                };
+                let moved =
+                    if m.is_promotion() { Piece::new(us, piece.kind().promote()) } else { piece };
                 self.put(to, moved);
                 board_key ^= zobrist::piece_square(moved, to);
             }
@@ -319,11 +316,8 @@ impl Position {
             Some(kind) => self.hands[us.index()].add(kind),
             None => {
                 let from = m.from();
-                let original = if m.is_promotion() {
-                    Piece::new(us, moved.kind().unpromote())
-                } else {
-                    moved
-                };
+                let original =
+                    if m.is_promotion() { Piece::new(us, moved.kind().unpromote()) } else { moved };
                 self.put(from, original);
                 if !captured.is_empty() {
                     self.put(to, captured);
@@ -360,11 +354,7 @@ impl Position {
     // ----- keys from scratch (for setup and for tests of the incremental keys) --------------
 
     pub fn compute_board_key(&self) -> u64 {
-        let mut key = if self.side == Color::White {
-            zobrist::side()
-        } else {
-            0
-        };
+        let mut key = if self.side == Color::White { zobrist::side() } else { 0 };
         for sq in self.occupied() {
             key ^= zobrist::piece_square(self.board[sq.index()], sq);
         }

@@ -60,12 +60,7 @@ impl std::error::Error for PositionError {}
 
 impl Setup {
     pub fn empty() -> Setup {
-        Setup {
-            board: [Piece::EMPTY; Square::NUM],
-            hands: [[0; 8]; 2],
-            side: Color::Black,
-            ply: 1,
-        }
+        Setup { board: [Piece::EMPTY; Square::NUM], hands: [[0; 8]; 2], side: Color::Black, ply: 1 }
     }
 
     /// Checks the rules' static constraints and builds the position. Kings may be missing: tsume
@@ -85,18 +80,12 @@ impl Setup {
                 _ => false,
             };
             if dead {
-                return Err(PositionError::DeadPiece {
-                    square: sq,
-                    piece: self.board[sq.index()],
-                });
+                return Err(PositionError::DeadPiece { square: sq, piece: self.board[sq.index()] });
             }
             if kind == PieceKind::Pawn {
                 let f = &mut pawn_files[color.index()][sq.file().index()];
                 if *f {
-                    return Err(PositionError::TwoPawnsOnFile {
-                        color,
-                        file: sq.file(),
-                    });
+                    return Err(PositionError::TwoPawnsOnFile { color, file: sq.file() });
                 }
                 *f = true;
             }

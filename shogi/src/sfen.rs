@@ -56,24 +56,15 @@ enum Token {
 
 fn token(input: &str) -> IResult<&str, Token> {
     alt((
-        map(one_of("123456789"), |d: char| {
-            Token::Empty(d as u32 - '0' as u32)
+        map(one_of("123456789"), |d: char| Token::Empty(d as u32 - '0' as u32)),
+        map(pair(opt(char('+')), satisfy(|c| PieceKind::from_char(c).is_some())), |(p, c)| {
+            Token::Piece(p.is_some(), c)
         }),
-        map(
-            pair(
-                opt(char('+')),
-                satisfy(|c| PieceKind::from_char(c).is_some()),
-            ),
-            |(p, c)| Token::Piece(p.is_some(), c),
-        ),
     ))(input)
 }
 
 fn hand_entry(input: &str) -> IResult<&str, (Option<&str>, char)> {
-    pair(
-        opt(digit1),
-        satisfy(|c| PieceKind::from_char(c).is_some_and(|k| k.is_hand_kind())),
-    )(input)
+    pair(opt(digit1), satisfy(|c| PieceKind::from_char(c).is_some_and(|k| k.is_hand_kind())))(input)
 }
 
 /// Parses the (up to) four SFEN fields; the move number may be omitted. Trailing text after
@@ -92,10 +83,7 @@ pub fn parse_sfen(text: &str) -> Result<Setup, SfenError> {
 /// Parses the SFEN at the start of `text`, returning what follows it.
 pub fn parse_sfen_prefix(text: &str) -> Result<(Setup, &str), SfenError> {
     let col = |rest: &str| text.len() - rest.len() + 1;
-    let fail = |rest: &str, message| SfenError {
-        column: col(rest),
-        message,
-    };
+    let fail = |rest: &str, message| SfenError { column: col(rest), message };
     let mut setup = Setup::empty();
     let mut input = text.trim_start();
 
@@ -136,11 +124,7 @@ pub fn parse_sfen_prefix(text: &str) -> Result<(Setup, &str), SfenError> {
                     } else {
                         base
                     };
-                    let color = if c.is_ascii_uppercase() {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
+                    let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
                     let Some(sq) = Square::from_coords(file - 1, rank) else {
                         return Err(fail(input, "square off the board"));
                     };
@@ -163,11 +147,7 @@ pub fn parse_sfen_prefix(text: &str) -> Result<(Setup, &str), SfenError> {
     let Ok((rest, side)) = one_of::<&str, &str, nom::error::Error<&str>>("bw")(input) else {
         return Err(fail(input, "expected 'b' or 'w'"));
     };
-    setup.side = if side == 'b' {
-        Color::Black
-    } else {
-        Color::White
-    };
+    setup.side = if side == 'b' { Color::Black } else { Color::White };
     input = rest;
 
     // Hands.
@@ -190,11 +170,7 @@ pub fn parse_sfen_prefix(text: &str) -> Result<(Setup, &str), SfenError> {
             let Some(kind) = PieceKind::from_char(c) else {
                 return Err(fail(input, "unknown piece letter in hand"));
             };
-            let color = if c.is_ascii_uppercase() {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let color = if c.is_ascii_uppercase() { Color::Black } else { Color::White };
             let slot = &mut setup.hands[color.index()][kind.index()];
             *slot = slot.saturating_add(n as u8);
             input = rest;
@@ -231,10 +207,7 @@ impl Position {
 
     /// Parses and validates an SFEN.
     pub fn from_sfen(text: &str) -> Result<Position, FromSfenError> {
-        parse_sfen(text)
-            .map_err(FromSfenError::Syntax)?
-            .validate()
-            .map_err(FromSfenError::Illegal)
+        parse_sfen(text).map_err(FromSfenError::Syntax)?.validate().map_err(FromSfenError::Illegal)
     }
 
     /// The SFEN of this position.
@@ -281,15 +254,7 @@ impl fmt::Display for Setup {
                     write!(f, "{n}")?;
                 }
                 let c = kind.base_char();
-                write!(
-                    f,
-                    "{}",
-                    if color == Color::White {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c
-                    }
-                )?;
+                write!(f, "{}", if color == Color::White { c.to_ascii_lowercase() } else { c })?;
             }
         }
         if !any {
@@ -334,39 +299,19 @@ mod tests {
             Err(FromSfenError::Illegal(e)) => e,
             other => panic!("{s}: {:?}", other.map(|p| p.to_sfen())),
         };
-        assert!(matches!(
-            err("4k4/9/9/9/9/9/P3P4/P8/4K4 b - 1"),
-            TwoPawnsOnFile { .. }
-        ));
-        assert!(matches!(
-            err("P3k4/9/9/9/9/9/9/9/4K4 b - 1"),
-            DeadPiece { .. }
-        ));
-        assert!(matches!(
-            err("4k4/N8/9/9/9/9/9/9/4K4 b - 1"),
-            DeadPiece { .. }
-        ));
-        assert!(matches!(
-            err("4k4/9/9/9/9/9/9/9/4K3l w - 1"),
-            DeadPiece { .. }
-        ));
+        assert!(matches!(err("4k4/9/9/9/9/9/P3P4/P8/4K4 b - 1"), TwoPawnsOnFile { .. }));
+        assert!(matches!(err("P3k4/9/9/9/9/9/9/9/4K4 b - 1"), DeadPiece { .. }));
+        assert!(matches!(err("4k4/N8/9/9/9/9/9/9/4K4 b - 1"), DeadPiece { .. }));
+        assert!(matches!(err("4k4/9/9/9/9/9/9/9/4K3l w - 1"), DeadPiece { .. }));
         assert!(matches!(
             err("4k4/9/9/9/9/9/9/9/4K4 b 3B 1"),
-            TooManyPieces {
-                kind: PieceKind::Bishop,
-                ..
-            }
+            TooManyPieces { kind: PieceKind::Bishop, .. }
         ));
         assert!(matches!(
             err("4k4/9/9/9/9/9/9/9/3KK4 b - 1"),
-            TooManyKings {
-                color: Color::Black
-            }
+            TooManyKings { color: Color::Black }
         ));
-        assert!(matches!(
-            err("4k4/4R4/9/9/9/9/9/9/4K4 b - 1"),
-            OpponentInCheck
-        ));
+        assert!(matches!(err("4k4/4R4/9/9/9/9/9/9/4K4 b - 1"), OpponentInCheck));
         // Tsume: no attacker king.
         assert!(Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1").is_ok());
     }

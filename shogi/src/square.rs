@@ -35,17 +35,7 @@ impl File {
         (b'1' + self.0) as char
     }
     pub const fn all() -> [File; 9] {
-        [
-            File(0),
-            File(1),
-            File(2),
-            File(3),
-            File(4),
-            File(5),
-            File(6),
-            File(7),
-            File(8),
-        ]
+        [File(0), File(1), File(2), File(3), File(4), File(5), File(6), File(7), File(8)]
     }
 }
 

@@ -49,10 +49,9 @@ fn usi_move(input: &str) -> IResult<&str, Move> {
         map(tuple((square, square, opt(char('+')))), |(from, to, p)| {
             Move::with_promotion(from, to, p.is_some())
         }),
-        map(
-            separated_pair(one_of("PLNSGBR"), char('*'), square),
-            |(k, to)| Move::drop(PieceKind::from_char(k).unwrap_or(PieceKind::Pawn), to),
-        ),
+        map(separated_pair(one_of("PLNSGBR"), char('*'), square), |(k, to)| {
+            Move::drop(PieceKind::from_char(k).unwrap_or(PieceKind::Pawn), to)
+        }),
     ))(input)
 }
 
@@ -71,10 +70,7 @@ impl Position {
         if is_legal(self, m) {
             Ok(m)
         } else {
-            Err(UsiError::IllegalMove {
-                text: text.to_string(),
-                ply: 1,
-            })
+            Err(UsiError::IllegalMove { text: text.to_string(), ply: 1 })
         }
     }
 }
@@ -84,18 +80,13 @@ impl Position {
 pub fn parse_position_command(line: &str) -> Result<Position, UsiError> {
     let bad = || UsiError::BadPositionCommand(line.trim().to_string());
     let rest = line.trim();
-    let rest = rest
-        .strip_prefix("position")
-        .map(str::trim_start)
-        .unwrap_or(rest);
+    let rest = rest.strip_prefix("position").map(str::trim_start).unwrap_or(rest);
     let (mut pos, rest) = if let Some(r) = rest.strip_prefix("startpos") {
         (Position::startpos(), r)
     } else if let Some(r) = rest.strip_prefix("sfen ") {
         let (setup, r) =
             parse_sfen_prefix(r).map_err(|e| UsiError::Sfen(FromSfenError::Syntax(e)))?;
-        let pos = setup
-            .validate()
-            .map_err(|e| UsiError::Sfen(FromSfenError::Illegal(e)))?;
+        let pos = setup.validate().map_err(|e| UsiError::Sfen(FromSfenError::Illegal(e)))?;
         (pos, r)
     } else {
         return Err(bad());
@@ -133,9 +124,7 @@ mod tests {
             let m = parse_move_syntax(t).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(m.to_string(), t);
         }
-        for t in [
-            "", "7g", "7g7f++", "0a1a", "7j7f", "K*5e", "p*5e", "P*5e+", "7g7g", "7g7f ",
-        ] {
+        for t in ["", "7g", "7g7f++", "0a1a", "7j7f", "K*5e", "p*5e", "P*5e+", "7g7g", "7g7f "] {
             assert!(parse_move_syntax(t).is_err(), "{t:?}");
         }
     }
@@ -177,9 +166,6 @@ mod tests {
     #[test]
     fn drops_need_the_piece_in_hand() {
         let p = Position::startpos();
-        assert!(matches!(
-            p.parse_usi_move("P*5e"),
-            Err(UsiError::IllegalMove { .. })
-        ));
+        assert!(matches!(p.parse_usi_move("P*5e"), Err(UsiError::IllegalMove { .. })));
     }
 }

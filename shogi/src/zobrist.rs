@@ -24,11 +24,7 @@ struct Keys {
 }
 
 static KEYS: Keys = {
-    let mut keys = Keys {
-        board: [[0; Square::NUM]; Piece::NUM],
-        hand: [[0; 8]; 2],
-        side: 0,
-    };
+    let mut keys = Keys { board: [[0; Square::NUM]; Piece::NUM], hand: [[0; 8]; 2], side: 0 };
     let mut state = 0x7473_756d_7567_6921u64; // "tsumugi!"
     let mut p = 0;
     while p < Piece::NUM {

@@ -12,41 +12,26 @@ fn run(set: &str, limit: Option<usize>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let file = root.join("../shared/problems").join(set);
     let required = std::env::var("TSUMUGI_REQUIRE_CSHOGI").is_ok_and(|v| v == "1");
-    let has_cshogi = Command::new("python3")
-        .args(["-c", "import cshogi"])
-        .status()
-        .is_ok_and(|s| s.success());
+    let has_cshogi =
+        Command::new("python3").args(["-c", "import cshogi"]).status().is_ok_and(|s| s.success());
     if !has_cshogi || !file.exists() {
-        assert!(
-            !required,
-            "cshogi or {} missing but TSUMUGI_REQUIRE_CSHOGI=1",
-            file.display()
-        );
+        assert!(!required, "cshogi or {} missing but TSUMUGI_REQUIRE_CSHOGI=1", file.display());
         eprintln!(
             "skipping cshogi cross-check of {set}: cshogi or the shared problems are missing"
         );
         return;
     }
     let mut cmd = Command::new("python3");
-    cmd.arg(root.join("scripts/cshogi_crosscheck.py"))
-        .arg(&file);
+    cmd.arg(root.join("scripts/cshogi_crosscheck.py")).arg(&file);
     if let Some(n) = limit {
         cmd.args(["--limit", &n.to_string()]);
     }
     cmd.args(["--binary", env!("CARGO_BIN_EXE_movelist")]);
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run python3: {e}"));
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run python3: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     eprintln!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(
-        out.status.success(),
-        "cshogi cross-check failed on {set}:\n{stdout}"
-    );
-    assert!(
-        stdout.contains(" 0 mismatches"),
-        "unexpected report: {stdout}"
-    );
+    assert!(out.status.success(), "cshogi cross-check failed on {set}:\n{stdout}");
+    assert!(stdout.contains(" 0 mismatches"), "unexpected report: {stdout}");
 }
 
 #[test]

@@ -14,9 +14,7 @@ fn check(sfen: &str, expected: &[u64]) {
         assert_eq!(perft(&mut pos, depth), want, "{sfen} depth {depth}");
         assert_eq!(
             pos.to_sfen(),
-            Position::from_sfen(sfen)
-                .map(|p| p.to_sfen())
-                .unwrap_or_default()
+            Position::from_sfen(sfen).map(|p| p.to_sfen()).unwrap_or_default()
         );
     }
 }

@@ -13,19 +13,11 @@ fn play(cmd: &str) -> Position {
 fn fourfold_repetition_is_a_draw() {
     let shuffle = "5i5h 5a5b 5h5i 5b5a";
     let three = play(&format!("position startpos moves {shuffle} {shuffle}"));
-    assert_eq!(
-        three.repetition(),
-        Repetition::None,
-        "only three occurrences"
-    );
+    assert_eq!(three.repetition(), Repetition::None, "only three occurrences");
     assert_eq!(three.repetition_after(3), Repetition::Draw);
-    let four = play(&format!(
-        "position startpos moves {shuffle} {shuffle} {shuffle}"
-    ));
+    let four = play(&format!("position startpos moves {shuffle} {shuffle} {shuffle}"));
     assert_eq!(four.repetition(), Repetition::Draw);
-    let moved_on = play(&format!(
-        "position startpos moves {shuffle} {shuffle} {shuffle} 7g7f"
-    ));
+    let moved_on = play(&format!("position startpos moves {shuffle} {shuffle} {shuffle} 7g7f"));
     assert_eq!(moved_on.repetition(), Repetition::None);
 }
 
@@ -35,20 +27,10 @@ fn perpetual_check_loses_for_the_checker() {
     let base = "position sfen 4k4/9/9/9/9/9/9/9/R3K4 b - 1 moves 9i9a";
     let p = play(&format!("{base} {cycle} {cycle} {cycle}"));
     assert_eq!(p.side_to_move(), Color::White);
-    assert_eq!(
-        p.repetition(),
-        Repetition::PerpetualCheck {
-            loser: Color::Black
-        }
-    );
+    assert_eq!(p.repetition(), Repetition::PerpetualCheck { loser: Color::Black });
     let early = play(&format!("{base} {cycle}"));
     assert_eq!(early.repetition(), Repetition::None);
-    assert_eq!(
-        early.repetition_after(2),
-        Repetition::PerpetualCheck {
-            loser: Color::Black
-        }
-    );
+    assert_eq!(early.repetition_after(2), Repetition::PerpetualCheck { loser: Color::Black });
 }
 
 #[test]
@@ -80,14 +62,8 @@ fn skipping_useless_nonpromotions() {
         assert!(!some.contains(&m.to_string()), "{m} is skipped");
         assert!(some.contains(&format!("{m}+")));
     }
-    assert!(
-        some.contains(&"9i9c".to_string()),
-        "lance to the third rank stays"
-    );
-    assert!(
-        !all.contains(&"9i9a".to_string()),
-        "lance cannot stop on the last rank"
-    );
+    assert!(some.contains(&"9i9c".to_string()), "lance to the third rank stays");
+    assert!(!all.contains(&"9i9a".to_string()), "lance cannot stop on the last rank");
 }
 
 #[test]

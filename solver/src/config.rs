@@ -44,9 +44,6 @@ pub struct SolverConfig {
 
 impl Default for SolverConfig {
     fn default() -> Self {
-        SolverConfig {
-            hash_mb: 256,
-            double_count: DoubleCount::default(),
-        }
+        SolverConfig { hash_mb: 256, double_count: DoubleCount::default() }
     }
 }

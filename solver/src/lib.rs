@@ -9,3 +9,8 @@ pub use outcome::{Limits, Outcome, Progress, SolveResult};
 pub use search::Solver;
 pub mod pn;
 pub mod tt;
+
+// Front ends (USI engine, batch solver) and the rules check of mate lines they share.
+pub mod batch;
+pub mod mate_line;
+pub mod usi_engine;

@@ -4,6 +4,7 @@
 //! Uses only the rules crate, so a search bug cannot hide itself here.
 
 use shogi::movegen::{is_checkmate, is_legal};
+use shogi::Color;
 use shogi::{Move, Position};
 
 /// Whether the root is an AND node: the side to move is in check and defends.
@@ -14,12 +15,13 @@ pub fn root_defends(pos: &Position) -> bool {
 /// Checks `moves` as a mate line from `root` (the side to move attacks unless it is in check,
 /// as in [`crate::Solver::solve`]). Returns a description of the first defect.
 pub fn verify_mate_line(root: &Position, moves: &[Move]) -> Result<(), String> {
+    let attacker = if root_defends(root) { !root.side_to_move() } else { root.side_to_move() };
+    verify_mate_line_as(root, attacker, moves)
+}
+
+/// As [`verify_mate_line`], with the mating side given.
+pub fn verify_mate_line_as(root: &Position, attacker: Color, moves: &[Move]) -> Result<(), String> {
     let mut pos = root.clone();
-    let attacker = if root_defends(root) {
-        !root.side_to_move()
-    } else {
-        root.side_to_move()
-    };
     for (i, &m) in moves.iter().enumerate() {
         if !is_legal(&pos, m) {
             return Err(format!("move {} ({m}) is illegal", i + 1));

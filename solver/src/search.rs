@@ -64,8 +64,20 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveResult {
+        self.solve_as(pos, default_attacker(pos), limits, stop, progress)
+    }
+
+    /// Solves `pos` with `attacker` as the mating side. An attacker to move that is in check
+    /// must answer the check with a check (as some generated problem sets require).
+    pub fn solve_as(
+        &mut self,
+        pos: &Position,
+        attacker: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SolveResult {
         let start = Instant::now();
-        let attacker = if pos.in_check() { !pos.side_to_move() } else { pos.side_to_move() };
         let mut search = Search {
             table: &mut self.table,
             double_count: self.config.double_count,
@@ -113,6 +125,15 @@ impl Solver {
             root_dn: value.dn,
         });
         SolveResult { outcome, nodes, elapsed: start.elapsed() }
+    }
+}
+
+/// The attacker a position means by default: the side to move, unless it is in check.
+pub fn default_attacker(pos: &Position) -> Color {
+    if pos.in_check() {
+        !pos.side_to_move()
+    } else {
+        pos.side_to_move()
     }
 }
 
@@ -251,7 +272,14 @@ impl Search<'_> {
             return Value::disproven(hand, true, UNBOUNDED);
         }
         if let Some(k) = self.table.lookup(pos.board_key(), hand, depth) {
-            return Value { pn: k.pn, dn: k.dn, hand: k.hand, len: k.len, by_repetition: false, depth: k.depth };
+            return Value {
+                pn: k.pn,
+                dn: k.dn,
+                hand: k.hand,
+                len: k.len,
+                by_repetition: false,
+                depth: k.depth,
+            };
         }
         let mut list = MoveList::new();
         if pos.side_to_move() == self.attacker {
@@ -363,8 +391,10 @@ impl Search<'_> {
         if !mv.is_drop() {
             let kind = pos.piece_at(mv.from()).kind();
             let twin = Move::with_promotion(mv.from(), to, !mv.is_promotion());
-            if matches!(kind, PieceKind::Pawn | PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook)
-                && twin_is_legal(pos, twin)
+            if matches!(
+                kind,
+                PieceKind::Pawn | PieceKind::Lance | PieceKind::Bishop | PieceKind::Rook
+            ) && twin_is_legal(pos, twin)
             {
                 return PROMOTION_PAIR | (mv.from().index() as u32 * 81 + to.index() as u32);
             }
@@ -465,7 +495,11 @@ impl Search<'_> {
     fn mates_within(&mut self, pos: &mut Position, mv: Move, depth: u16) -> Option<bool> {
         pos.make_move(mv);
         self.path.push(pos.key());
-        let v = if self.is_repetition() { Value::disproven(Hand::EMPTY, true, UNBOUNDED) } else { self.prove(pos, depth) };
+        let v = if self.is_repetition() {
+            Value::disproven(Hand::EMPTY, true, UNBOUNDED)
+        } else {
+            self.prove(pos, depth)
+        };
         self.path.pop();
         pos.unmake_move();
         if self.aborted {

@@ -22,6 +22,8 @@ struct Entry {
     len: u16,
     /// For disproven entries: the remaining depth the disproof holds for (`UNBOUNDED`: always).
     depth: u16,
+    /// The table generation that wrote it; entries of older generations count as empty.
+    generation: u8,
 }
 
 /// The depth of an unbounded search, and of a disproof that holds at any depth.
@@ -55,6 +57,8 @@ pub struct Known {
 pub struct Table {
     entries: Vec<Entry>,
     mask: usize,
+    /// Bumped by `clear`, so clearing between problems costs nothing.
+    generation: u8,
 }
 
 impl Table {
@@ -66,11 +70,22 @@ impl Table {
         Table {
             entries: vec![Entry::default(); buckets * BUCKET],
             mask: buckets - 1,
+            generation: 1,
         }
     }
 
+    /// Forgets every entry: a new generation, and a real wipe once every 255 generations.
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.iter_mut().for_each(|e| *e = Entry::default());
+            self.generation = 1;
+        }
+    }
+
+    #[inline(always)]
+    fn live(&self, e: &Entry) -> bool {
+        e.amount != 0 && e.generation == self.generation
     }
 
     #[inline(always)]
@@ -85,7 +100,7 @@ impl Table {
     pub fn lookup(&self, board_key: u64, hand: Hand, depth: u16) -> Option<Known> {
         let mut exact = None;
         for e in &self.entries[self.bucket(board_key)] {
-            if e.amount == 0 || e.board_key != board_key {
+            if !self.live(e) || e.board_key != board_key {
                 continue;
             }
             let known = Known { pn: e.pn, dn: e.dn, hand: e.hand, len: e.len, depth: e.depth };
@@ -112,14 +127,18 @@ impl Table {
         let amount = amount.max(1);
         let solved = pn == 0 || dn == 0;
         let range = self.bucket(board_key);
+        let generation = self.generation;
         let bucket = &mut self.entries[range];
         let mut victim = 0;
         let mut victim_score = u64::MAX;
         for (i, e) in bucket.iter_mut().enumerate() {
+            if e.generation != generation {
+                e.amount = 0;
+            }
             let e_solved = e.pn == 0 || e.dn == 0;
             if e.amount != 0 && e.board_key == board_key {
                 let amount = amount.max(e.amount);
-                let new = Entry { board_key, hand, pn, dn, amount, len, depth };
+                let new = Entry { board_key, hand, pn, dn, amount, len, depth, generation };
                 if e.hand == hand {
                     if !e_solved {
                         *e = new;
@@ -148,8 +167,7 @@ impl Table {
                     return;
                 }
             }
-            let score =
-                if e.amount == 0 { 0 } else { ((e_solved as u64) << 32) | e.amount as u64 };
+            let score = if e.amount == 0 { 0 } else { ((e_solved as u64) << 32) | e.amount as u64 };
             if score < victim_score {
                 victim_score = score;
                 victim = i;
@@ -159,13 +177,78 @@ impl Table {
             // Only solved entries left: an unknown result is not worth evicting one.
             return;
         }
-        bucket[victim] = Entry { board_key, hand, pn, dn, amount, len, depth };
+        bucket[victim] = Entry { board_key, hand, pn, dn, amount, len, depth, generation };
     }
 
     /// Fill in permille, sampled from the first thousand slots.
     pub fn hashfull(&self) -> u32 {
         let n = self.entries.len().min(1000);
-        let used = self.entries[..n].iter().filter(|e| e.amount != 0).count();
+        let used = self.entries[..n].iter().filter(|e| self.live(e)).count();
         (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pn::INF;
+    use shogi::PieceKind::*;
+
+    fn hand(pairs: &[(shogi::PieceKind, u32)]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &(k, n) in pairs {
+            h.set(k, n);
+        }
+        h
+    }
+
+    fn solved(pn: PnDn, dn: PnDn, len: u16, depth: u16) -> Stored {
+        Stored { pn, dn, len, depth, amount: 1 }
+    }
+
+    #[test]
+    fn proofs_answer_superior_hands_and_disproofs_inferior_ones() {
+        let mut t = Table::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        t.store(key, hand(&[(Gold, 1)]), solved(0, INF, 7, UNBOUNDED));
+        assert!(t.lookup(key, hand(&[(Gold, 1), (Pawn, 2)]), UNBOUNDED).is_some_and(|k| k.pn == 0));
+        assert!(t.lookup(key, hand(&[(Silver, 1)]), UNBOUNDED).is_none());
+        assert!(
+            t.lookup(key, hand(&[(Gold, 1)]), 5).is_none(),
+            "a 7-ply proof is no mate within 5"
+        );
+        assert!(t.lookup(key, hand(&[(Gold, 1)]), 7).is_some_and(|k| k.len == 7));
+
+        let other = key ^ 0xff00;
+        t.store(other, hand(&[(Rook, 1), (Pawn, 1)]), solved(INF, 0, 0, 9));
+        assert!(t.lookup(other, hand(&[(Rook, 1)]), 9).is_some_and(|k| k.dn == 0));
+        assert!(t.lookup(other, hand(&[(Rook, 1)]), 11).is_none(), "disproven only to depth 9");
+        assert!(t.lookup(other, hand(&[(Rook, 1), (Pawn, 2)]), 9).is_none());
+    }
+
+    #[test]
+    fn clear_forgets_everything() {
+        let mut t = Table::new(1);
+        let h = hand(&[(Pawn, 1)]);
+        for round in 0..600u64 {
+            let key = (round + 1) << 1;
+            t.store(key, h, solved(0, INF, 1, UNBOUNDED));
+            assert!(t.lookup(key, h, UNBOUNDED).is_some());
+            t.clear();
+            assert!(t.lookup(key, h, UNBOUNDED).is_none(), "round {round}");
+            assert_eq!(t.hashfull(), 0);
+        }
+    }
+
+    #[test]
+    fn unknown_results_never_overwrite_solved_ones() {
+        let mut t = Table::new(1);
+        let key = 42 << 1;
+        let h = hand(&[(Pawn, 1)]);
+        t.store(key, h, solved(0, INF, 3, UNBOUNDED));
+        t.store(key, h, Stored { pn: 5, dn: 5, len: 0, depth: UNBOUNDED, amount: 1000 });
+        assert!(t.lookup(key, h, UNBOUNDED).is_some_and(|k| k.pn == 0 && k.len == 3));
+        t.store(key, h, solved(0, INF, 1, UNBOUNDED));
+        assert!(t.lookup(key, h, UNBOUNDED).is_some_and(|k| k.len == 1), "the shorter proof wins");
     }
 }

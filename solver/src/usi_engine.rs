@@ -10,13 +10,22 @@
 //! Behaviour at the edges (none of these crash the engine):
 //! - an unknown or malformed command gets `info string ...` and is otherwise ignored;
 //! - a bad `position` keeps the previous position;
-//! - `go` while a search runs is refused (`info string error: ...`); `position`, `setoption`
-//!   and `usinewgame` during a search apply to the next one;
+//! - `go` while a search with a time or node limit runs waits for that search to answer (input
+//!   is read no further meanwhile), so a script can pipe several problems in one go; `go` while
+//!   an unlimited search runs is refused (`info string error: ...`), as waiting could be
+//!   forever; `position`, `setoption` and `usinewgame` during a search apply to the next one;
 //! - `go infinite`/`go ponder` hold their `bestmove` until `stop` (or `ponderhit`, which then
 //!   gives the search the time of the `go ponder` clock), as USI requires;
 //! - `gameover` stops a running search; `quit` stops it, prints its answer and returns;
 //! - end of input behaves like `quit`, except that a search with a time or node limit is first
-//!   allowed to finish (so `echo 'position ...\ngo mate 1000' | tsumugi-mate` answers).
+//!   allowed to finish (so `echo 'position ...\ngo mate 1000' | tsumugi-mate` answers);
+//! - a panic in the search is caught: `info string error: ...`, the answer `checkmate timeout`
+//!   (or `bestmove resign`), and a fresh solver for the next search;
+//! - a mate line that fails the rules check ([`verify_mate_line`]) is still sent, after an
+//!   `info string warning: ...` (a search bug should be visible, not hidden).
+//!
+//! The solver (and its table) is created at the first `isready` or `go`, so `USI_Hash` set after
+//! `usi` does not first allocate the default size; `isready` waits for it.
 
 use crate::config::{DoubleCount, SolverConfig};
 use crate::mate_line::{moves_to_usi, root_defends, verify_mate_line};
@@ -83,8 +92,7 @@ impl EngineOptions {
         let (name, value) = parse_setoption(args)?;
         let value = value.as_deref();
         let need = |v: Option<&str>| -> Result<String, String> {
-            v.map(str::to_string)
-                .ok_or_else(|| format!("option {name} needs a value"))
+            v.map(str::to_string).ok_or_else(|| format!("option {name} needs a value"))
         };
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" => {
@@ -96,16 +104,13 @@ impl EngineOptions {
             "doublecount" => {
                 let v = need(value)?;
                 self.solver.double_count = DoubleCount::from_name(&v).ok_or_else(|| {
-                    format!(
-                        "DoubleCount: {v:?} is not one of {}",
-                        DoubleCount::NAMES.join(", ")
-                    )
+                    format!("DoubleCount: {v:?} is not one of {}", DoubleCount::NAMES.join(", "))
                 })?;
             }
             "nodelimit" => {
                 let v = need(value)?;
-                self.node_limit = parse_in_range(&v, 0, NODE_LIMIT_MAX)
-                    .map_err(|e| format!("NodeLimit: {e}"))?;
+                self.node_limit =
+                    parse_in_range(&v, 0, NODE_LIMIT_MAX).map_err(|e| format!("NodeLimit: {e}"))?;
             }
             // Sent by GUIs whether or not the engine lists it; there is nothing to ponder.
             "usi_ponder" => {}
@@ -115,10 +120,7 @@ impl EngineOptions {
     }
 
     fn limits(&self, time: Option<Duration>) -> Limits {
-        Limits {
-            time,
-            nodes: (self.node_limit > 0).then_some(self.node_limit),
-        }
+        Limits { time, nodes: (self.node_limit > 0).then_some(self.node_limit) }
     }
 }
 
@@ -146,9 +148,7 @@ pub fn parse_setoption(args: &str) -> Result<(String, Option<String>), String> {
 fn parse_in_range(text: &str, min: u64, max: u64) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "{text:?} is not an integer between {min} and {max}"
-        )),
+        _ => Err(format!("{text:?} is not an integer between {min} and {max}")),
     }
 }
 
@@ -240,9 +240,7 @@ pub fn parse_go(args: &str) -> Result<GoCommand, String> {
             // `searchmoves ...`, `depth`, `nodes` and the like: not used by a mate search.
             _ => continue,
         };
-        let value = tokens
-            .next()
-            .ok_or_else(|| format!("go: {t} needs a value"))?;
+        let value = tokens.next().ok_or_else(|| format!("go: {t} needs a value"))?;
         // Some GUIs send negative remaining times when the clock ran out; count them as 0.
         let ms = match value.parse::<i64>() {
             Ok(v) => v.max(0) as u64,
@@ -260,8 +258,8 @@ fn millis(d: Duration) -> u64 {
 }
 
 fn nps(nodes: u64, elapsed: Duration) -> u64 {
-    let ms = millis(elapsed).max(1);
-    u64::try_from(u128::from(nodes) * 1000 / u128::from(ms)).unwrap_or(u64::MAX)
+    let micros = elapsed.as_micros().max(1);
+    u64::try_from(u128::from(nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
 }
 
 /// The `info` line for a progress report.
@@ -284,10 +282,16 @@ enum Job {
     Clear,
     /// Allocates the solver if needed, applies pending settings, then answers.
     Sync(Sender<()>),
-    Solve { pos: Box<Position>, limits: Limits },
+    Solve {
+        pos: Box<Position>,
+        limits: Limits,
+    },
 }
 
 enum Event {
+    /// The solver starts on the position (after any table clearing or allocation queued
+    /// before it): the time limit counts from here.
+    Started,
     Progress(Progress),
     Done(SolveResult),
     /// The search panicked (a bug); the worker has dropped that solver and carries on.
@@ -335,6 +339,7 @@ fn worker_loop(
             }
             Job::Solve { pos, limits } => {
                 let s = ready_solver(&mut solver, &config);
+                let _ = events.send(Event::Started);
                 let mut report = |p: &Progress| {
                     let _ = events.send(Event::Progress(p.clone()));
                 };
@@ -358,26 +363,24 @@ enum Input {
 
 fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Receiver<Input>> {
     let (tx, rx) = unbounded();
-    thread::Builder::new()
-        .name("usi-input".to_string())
-        .spawn(move || {
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match input.read_until(b'\n', &mut buf) {
-                    Ok(0) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).into_owned();
-                        if tx.send(Input::Line(line)).is_err() {
-                            return;
-                        }
+    thread::Builder::new().name("usi-input".to_string()).spawn(move || {
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf).into_owned();
+                    if tx.send(Input::Line(line)).is_err() {
+                        return;
                     }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(_) => break,
                 }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
             }
-            let _ = tx.send(Input::End);
-        })?;
+        }
+        let _ = tx.send(Input::End);
+    })?;
     Ok(rx)
 }
 
@@ -394,6 +397,8 @@ struct Search {
     kind: SearchKind,
     root: Position,
     started: Instant,
+    /// The time limit, counted from [`Event::Started`].
+    time: Option<Duration>,
     /// When the loop raises the stop flag itself.
     deadline: Option<Instant>,
     /// Whether the search answers on its own (a time or node limit, no held answer).
@@ -415,11 +420,14 @@ struct Engine<W: Write> {
     events: Receiver<Event>,
     worker: Option<thread::JoinHandle<()>>,
     search: Option<Search>,
+    /// The arguments of a `go` that waits for the running search to answer.
+    pending_go: Option<String>,
     quitting: bool,
 }
 
 /// Runs the USI protocol until `quit` or the end of `input`. Returns an error only when the
-/// output cannot be written (or a thread cannot be started).
+/// output cannot be written (or a thread cannot be started). After `quit` the input reader
+/// thread may stay blocked on `input` until it yields a line or ends (a process exits anyway).
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
     let lines = spawn_reader(input)?;
     let mut engine = Engine::new(output)?;
@@ -448,6 +456,7 @@ impl<W: Write> Engine<W> {
             events: event_rx,
             worker: Some(worker),
             search: None,
+            pending_go: None,
             quitting: false,
         })
     }
@@ -475,7 +484,13 @@ impl<W: Write> Engine<W> {
             if (self.quitting || !input_open) && self.search.is_none() {
                 return Ok(());
             }
-            let line_rx = if input_open && !self.quitting {
+            if self.search.is_none() {
+                if let Some(args) = self.pending_go.take() {
+                    self.go(&args)?;
+                    continue;
+                }
+            }
+            let line_rx = if input_open && !self.quitting && self.pending_go.is_none() {
                 lines.clone()
             } else {
                 crossbeam_channel::never()
@@ -596,7 +611,13 @@ impl<W: Write> Engine<W> {
     }
 
     fn go(&mut self, args: &str) -> io::Result<()> {
-        if self.search.is_some() {
+        if let Some(s) = &self.search {
+            // A search that answers by itself (or was stopped) is waited for; an unlimited one
+            // could make the wait endless.
+            if s.finite || s.stop_requested {
+                self.pending_go = Some(args.to_string());
+                return Ok(());
+            }
             return self.info_string("error: a search is already running (send stop first)");
         }
         let command = match parse_go(args) {
@@ -617,11 +638,7 @@ impl<W: Write> Engine<W> {
             GoCommand::Play(clock) => {
                 let hold = clock.infinite || clock.ponder;
                 let time = if hold { None } else { clock.budget(side) };
-                let ponder_time = if clock.ponder {
-                    clock.thinking_time(side)
-                } else {
-                    None
-                };
+                let ponder_time = if clock.ponder { clock.thinking_time(side) } else { None };
                 (SearchKind::Play { hold }, time, ponder_time)
             }
         };
@@ -632,7 +649,8 @@ impl<W: Write> Engine<W> {
             kind,
             root: self.position.clone(),
             started,
-            deadline: time.and_then(|t| started.checked_add(t)),
+            time,
+            deadline: None,
             // A held answer waits for `stop`: such a search never "ends on its own".
             finite: !matches!(kind, SearchKind::Play { hold: true })
                 && (limits.time.is_some() || limits.nodes.is_some()),
@@ -641,17 +659,10 @@ impl<W: Write> Engine<W> {
             held: None,
             hashfull: 0,
         };
-        let job = Job::Solve {
-            pos: Box::new(self.position.clone()),
-            limits,
-        };
+        let job = Job::Solve { pos: Box::new(self.position.clone()), limits };
         if !self.submit(job) {
             self.info_string("error: the search thread has gone")?;
-            let r = SolveResult {
-                outcome: Outcome::Timeout,
-                nodes: 0,
-                elapsed: Duration::ZERO,
-            };
+            let r = SolveResult { outcome: Outcome::Timeout, nodes: 0, elapsed: Duration::ZERO };
             return self.report(&search, &r);
         }
         self.search = Some(search);
@@ -696,6 +707,14 @@ impl<W: Write> Engine<W> {
 
     fn handle_event(&mut self, ev: Event) -> io::Result<()> {
         match ev {
+            Event::Started => {
+                if let Some(s) = self.search.as_mut() {
+                    if s.deadline.is_none() {
+                        s.deadline = s.time.and_then(|t| Instant::now().checked_add(t));
+                    }
+                }
+                Ok(())
+            }
             Event::Progress(p) => {
                 if let Some(s) = self.search.as_mut() {
                     s.hashfull = p.hashfull;
@@ -706,15 +725,8 @@ impl<W: Write> Engine<W> {
             Event::Done(r) => self.finish(r),
             Event::Failed(msg) => {
                 self.info_string(&format!("error: the search failed: {msg}"))?;
-                let elapsed = self
-                    .search
-                    .as_ref()
-                    .map_or(Duration::ZERO, |s| s.started.elapsed());
-                self.finish(SolveResult {
-                    outcome: Outcome::Timeout,
-                    nodes: 0,
-                    elapsed,
-                })
+                let elapsed = self.search.as_ref().map_or(Duration::ZERO, |s| s.started.elapsed());
+                self.finish(SolveResult { outcome: Outcome::Timeout, nodes: 0, elapsed })
             }
         }
     }
@@ -785,10 +797,7 @@ mod tests {
         if let Err(e) = run(input, &mut out) {
             panic!("run failed: {e}");
         }
-        String::from_utf8_lossy(&out)
-            .lines()
-            .map(str::to_string)
-            .collect()
+        String::from_utf8_lossy(&out).lines().map(str::to_string).collect()
     }
 
     #[test]
@@ -796,9 +805,9 @@ mod tests {
         let out = run_script("usi\nisready\nquit\n");
         assert_eq!(out[0], "id name Tsumugi-mate");
         assert_eq!(out[1], "id author The Tsumugi developers");
-        assert!(out.contains(
-            &"option name USI_Hash type spin default 256 min 1 max 65536".to_string()
-        ));
+        assert!(
+            out.contains(&"option name USI_Hash type spin default 256 min 1 max 65536".to_string())
+        );
         assert!(out.contains(
             &"option name DoubleCount type combo default simple var off var simple var snda"
                 .to_string()
@@ -846,7 +855,10 @@ mod tests {
 
     #[test]
     fn go_parsing() {
-        assert_eq!(parse_go("mate 1000"), Ok(GoCommand::Mate { time: Some(Duration::from_millis(1000)) }));
+        assert_eq!(
+            parse_go("mate 1000"),
+            Ok(GoCommand::Mate { time: Some(Duration::from_millis(1000)) })
+        );
         assert_eq!(parse_go("mate infinite"), Ok(GoCommand::Mate { time: None }));
         assert_eq!(parse_go("mate"), Ok(GoCommand::Mate { time: None }));
         assert!(parse_go("mate soon").is_err());
@@ -896,9 +908,7 @@ mod tests {
 
     #[test]
     fn go_mate_answers_once() {
-        let out = run_script(
-            "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G 1\ngo mate 300\nisready\n",
-        );
+        let out = run_script("position sfen 4k4/9/4P4/9/9/9/9/9/9 b G 1\ngo mate 300\nisready\n");
         assert_eq!(answer(&out, "checkmate"), 1, "{out:?}");
         let i = out.iter().position(|l| l.starts_with("checkmate"));
         let last_info = out.iter().rposition(|l| l.starts_with("info time"));
@@ -911,6 +921,12 @@ mod tests {
         assert_eq!(answer(&out, "checkmate"), 1, "{out:?}");
         let out = run_script("go mate\nquit\n");
         assert_eq!(answer(&out, "checkmate"), 1, "{out:?}");
+        // A `go` during a limited search waits for it: piped scripts run one search after another.
+        let out = run_script(
+            "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G 1\ngo mate 300\nposition startpos\ngo mate 300\n",
+        );
+        assert_eq!(answer(&out, "checkmate"), 2, "{out:?}");
+        assert_eq!(answer(&out, "info string"), 0, "{out:?}");
     }
 
     #[test]

@@ -53,7 +53,8 @@ fn assert_mate_line(p: &Problem, pv: &[Move]) {
 fn exact_lengths(set: &str, limit: usize) {
     let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..Default::default() });
     for p in load(set, limit) {
-        let want: usize = p.answer.parse().unwrap_or_else(|_| panic!("{}: answer {}", p.id, p.answer));
+        let want: usize =
+            p.answer.parse().unwrap_or_else(|_| panic!("{}: answer {}", p.id, p.answer));
         match solve(&mut solver, &p.pos, 60) {
             Outcome::Mate(pv) => {
                 assert_mate_line(&p, &pv);

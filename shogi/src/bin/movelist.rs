@@ -4,6 +4,7 @@
 
 use shogi::movegen::legal_moves;
 use shogi::{MoveList, Position};
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
     };
     let mut done = 0;
     let mut list = MoveList::new();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (i, line) in text.split('\n').enumerate() {
         let line = line.trim_end_matches('\r').trim();
         if line.is_empty() || line.starts_with('#') {
@@ -42,23 +44,25 @@ fn main() -> ExitCode {
         done += 1;
         let sfen = line.split(" #").next().unwrap_or("");
         let sfen = sfen.strip_prefix("sfen ").unwrap_or(sfen);
-        match Position::from_sfen(sfen) {
-            Err(e) => println!("{}\terror\t{e}", i + 1),
+        let written = match Position::from_sfen(sfen) {
+            Err(e) => writeln!(out, "{}\terror\t{e}", i + 1),
             Ok(pos) => {
                 list.clear();
                 legal_moves(&pos, &mut list);
                 let mut moves: Vec<String> = list.iter().map(|m| m.to_string()).collect();
                 moves.sort();
                 let mate = pos.in_check() && list.is_empty();
-                println!(
-                    "{}\t{}\t{}\t{}",
-                    i + 1,
-                    pos.in_check() as u8,
-                    mate as u8,
-                    moves.join(" ")
-                );
+                let check = pos.in_check() as u8;
+                writeln!(out, "{}\t{check}\t{}\t{}", i + 1, mate as u8, moves.join(" "))
             }
+        };
+        // A closed pipe (e.g. `| head`) ends the run quietly instead of panicking.
+        if written.is_err() {
+            return ExitCode::FAILURE;
         }
     }
-    ExitCode::SUCCESS
+    match out.flush() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::FAILURE,
+    }
 }
