@@ -241,6 +241,18 @@ impl Search<'_> {
         pos.hand(self.attacker)
     }
 
+    /// The moves a node expands: checks at OR nodes (attacker to move), every evasion at AND
+    /// nodes. Returns whether it is an OR node.
+    fn node_moves(&self, pos: &Position, list: &mut MoveList) -> bool {
+        let or_node = pos.side_to_move() == self.attacker;
+        if or_node {
+            generate(pos, MoveClass::Checks, NonPromotions::Include, list);
+        } else {
+            movegen::legal_moves(pos, list);
+        }
+        or_node
+    }
+
     /// Searches `pos` (the last position of the path) until it is solved within `depth`
     /// remaining plies or the search is aborted.
     fn prove(&mut self, pos: &mut Position, depth: u16) -> Value {
@@ -327,11 +339,7 @@ impl Search<'_> {
         let mut frame = std::mem::take(&mut self.arena[ply]);
         frame.moves.clear();
         frame.children.clear();
-        if or_node {
-            generate(pos, MoveClass::Checks, NonPromotions::Include, &mut frame.moves);
-        } else {
-            movegen::legal_moves(pos, &mut frame.moves);
-        }
+        self.node_moves(pos, &mut frame.moves);
         for &mv in frame.moves.iter() {
             pos.make_move(mv);
             self.nodes += 1;
@@ -518,13 +526,8 @@ impl Search<'_> {
         let mut pv = Vec::new();
         let mut left = len;
         while left > 0 {
-            let or_node = pos.side_to_move() == self.attacker;
             let mut list = MoveList::new();
-            if or_node {
-                generate(&pos, MoveClass::Checks, NonPromotions::Include, &mut list);
-            } else {
-                movegen::legal_moves(&pos, &mut list);
-            }
+            let or_node = self.node_moves(&pos, &mut list);
             let mut chosen = None;
             for &mv in list.iter() {
                 let good = if or_node {
@@ -560,15 +563,10 @@ impl Search<'_> {
             if pv.len() > MAX_PLY {
                 return None;
             }
-            let or_node = pos.side_to_move() == self.attacker;
             let mut list = MoveList::new();
-            if or_node {
-                generate(&pos, MoveClass::Checks, NonPromotions::Include, &mut list);
-            } else {
-                movegen::legal_moves(&pos, &mut list);
-                if list.is_empty() {
-                    break;
-                }
+            let or_node = self.node_moves(&pos, &mut list);
+            if !or_node && list.is_empty() {
+                break;
             }
             let mut choice = self.pv_choice(&mut pos, &list, or_node);
             if choice.is_none() {
