@@ -26,6 +26,9 @@ pub(crate) struct State {
     pub captured: Piece,
     /// The move that led here (`NULL` at the root).
     pub last_move: Move,
+    /// The SFEN move number; kept here so that unmake restores it exactly even where
+    /// make saturates.
+    pub ply: u32,
 }
 
 #[derive(Clone)]
@@ -37,8 +40,6 @@ pub struct Position {
     golds: Bitboard,
     hands: [Hand; 2],
     side: Color,
-    /// The SFEN move number of the current position.
-    ply: u32,
     kings: [Option<Square>; 2],
     state: State,
     history: Vec<State>,
@@ -54,7 +55,6 @@ impl Position {
             golds: Bitboard::EMPTY,
             hands: [Hand::EMPTY; 2],
             side: Color::Black,
-            ply: 1,
             kings: [None; 2],
             state: State {
                 board_key: 0,
@@ -63,6 +63,7 @@ impl Position {
                 pinned: Bitboard::EMPTY,
                 captured: Piece::EMPTY,
                 last_move: Move::NULL,
+                ply: 1,
             },
             history: Vec::with_capacity(256),
         }
@@ -72,7 +73,7 @@ impl Position {
     pub(crate) fn finish_setup(&mut self, hands: [Hand; 2], side: Color, ply: u32) {
         self.hands = hands;
         self.side = side;
-        self.ply = ply;
+        self.state.ply = ply;
         self.state.board_key = self.compute_board_key();
         self.state.hand_key = self.compute_hand_key();
         self.update_check_info();
@@ -87,7 +88,7 @@ impl Position {
     /// The SFEN move number.
     #[inline(always)]
     pub fn ply(&self) -> u32 {
-        self.ply
+        self.state.ply
     }
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Piece {
@@ -291,7 +292,7 @@ impl Position {
             }
         }
         self.side = !us;
-        self.ply += 1;
+        self.state.ply = self.state.ply.saturating_add(1);
         self.state.board_key = board_key;
         self.state.hand_key = hand_key;
         self.state.captured = captured;
@@ -326,7 +327,6 @@ impl Position {
             }
         }
         self.side = us;
-        self.ply -= 1;
         self.state = previous;
     }
 
@@ -339,14 +339,13 @@ impl Position {
         self.state.captured = Piece::EMPTY;
         self.state.last_move = Move::NULL;
         self.side = !self.side;
-        self.ply += 1;
+        self.state.ply = self.state.ply.saturating_add(1);
         self.update_check_info();
     }
 
     pub fn unmake_null_move(&mut self) {
         if let Some(previous) = self.history.pop() {
             self.side = !self.side;
-            self.ply -= 1;
             self.state = previous;
         }
     }

@@ -179,7 +179,8 @@ pub fn parse_sfen_prefix(text: &str) -> Result<(Setup, &str), SfenError> {
         if !any {
             return Err(fail(input, "expected '-' or pieces in hand"));
         }
-        if !(input.is_empty() || input.starts_with(' ')) {
+        // Fields are separated by spaces or tabs (nom's `space1`), here as everywhere.
+        if !(input.is_empty() || input.starts_with([' ', '\t'])) {
             return Err(fail(input, "expected a piece in hand"));
         }
     }
