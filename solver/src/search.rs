@@ -86,6 +86,7 @@ impl Solver {
             limits: limits.clone(),
             start,
             next_report: start + Duration::from_secs(1),
+            next_check: 0,
             stop,
             progress,
             aborted: false,
@@ -191,6 +192,8 @@ struct Search<'a> {
     limits: Limits,
     start: Instant,
     next_report: Instant,
+    /// The node count at which limits are polled next.
+    next_check: u64,
     stop: &'a AtomicBool,
     progress: &'a mut dyn FnMut(&Progress),
     aborted: bool,
@@ -211,10 +214,13 @@ fn deeper(depth: u16) -> u16 {
 }
 
 impl Search<'_> {
+    /// Polls stop, limits and progress once every 1,024 nodes. (Testing `nodes % 1024 == 0`
+    /// would miss most polls: one expansion adds many nodes at once.)
     fn check_limits(&mut self) {
-        if self.aborted || self.nodes & 1023 != 0 {
+        if self.aborted || self.nodes < self.next_check {
             return;
         }
+        self.next_check = self.nodes + 1024;
         if self.stop.load(Ordering::Relaxed) || self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.aborted = true;
             return;
