@@ -128,18 +128,6 @@ impl Bitboard {
             Color::White => self.shift_down(),
         }
     }
-
-    /// Every file that holds at least one set square, filled whole.
-    #[inline]
-    pub fn fill_files(self) -> Bitboard {
-        let mut out = 0u128;
-        for f in 0..9 {
-            if (self.0 >> (f * 9)) & 0x1ff != 0 {
-                out |= 0x1ffu128 << (f * 9);
-            }
-        }
-        Bitboard(out)
-    }
 }
 
 impl Rank {
