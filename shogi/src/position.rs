@@ -371,9 +371,9 @@ impl Position {
         key
     }
 
-    /// The states before each earlier position, oldest first, then the current one.
-    pub(crate) fn states(&self) -> impl Iterator<Item = &State> + '_ {
-        self.history.iter().chain(std::iter::once(&self.state))
+    /// The states of the earlier positions, oldest first, and the current one.
+    pub(crate) fn state_history(&self) -> (&[State], &State) {
+        (&self.history, &self.state)
     }
 }
 

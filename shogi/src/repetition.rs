@@ -24,17 +24,15 @@ impl Position {
     /// The status once the current position has occurred `occurrences` times (counting itself).
     /// Searches use 2: a position repeated on the path is already a cycle.
     pub fn repetition_after(&self, occurrences: usize) -> Repetition {
-        let states: Vec<_> = self.states().collect();
-        let Some((current, earlier)) = states.split_last() else {
-            return Repetition::None;
-        };
+        // Allocation-free: search engines ask this at every node.
+        let (earlier, current) = self.state_history();
         let mut seen = 1;
         let mut first = None;
         // Same side to move every second ply.
         let mut i = earlier.len();
         while i >= 2 && seen < occurrences {
             i -= 2;
-            let s = earlier[i];
+            let s = &earlier[i];
             if s.board_key == current.board_key && s.hand_key == current.hand_key {
                 seen += 1;
                 first = Some(i);
@@ -45,9 +43,11 @@ impl Position {
         };
         // Positions after `first`: those an even distance from now were reached by the
         // opponent's moves, the others by ours. A position's `checkers` says its mover checked.
-        let n = states.len() - 1;
+        let n = earlier.len();
         let (mut opponent_always, mut us_always) = (true, true);
-        for (j, s) in states.iter().enumerate().skip(first + 1) {
+        let after_first =
+            earlier.iter().chain(std::iter::once(current)).enumerate().skip(first + 1);
+        for (j, s) in after_first {
             let checked = s.checkers.is_nonempty();
             if (n - j) % 2 == 0 {
                 opponent_always &= checked;
