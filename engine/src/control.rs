@@ -1,0 +1,95 @@
+//! Shared stop/time state between a front end (which owns the clock and the `stop`/`ponderhit`
+//! commands) and the search (which polls it).
+
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// When a running search must end. The search polls [`SearchControl::must_stop`] every few
+/// thousand nodes and [`SearchControl::may_start_iteration`] between iterations; the front end
+/// calls [`SearchControl::stop`] and [`SearchControl::ponderhit`] from another thread.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    clock: Mutex<Clock>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    /// Time is counted from here (the `go`, or the `ponderhit` when pondering).
+    base: Instant,
+    /// Do not start a new iteration after this much time.
+    soft: Option<Duration>,
+    /// Abort the search after this much time.
+    hard: Option<Duration>,
+}
+
+impl SearchControl {
+    /// A control for a search starting now; `soft`/`hard` are `None` for no time limit.
+    /// A pondering search ignores both until [`SearchControl::ponderhit`].
+    pub fn new(soft: Option<Duration>, hard: Option<Duration>, pondering: bool) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            clock: Mutex::new(Clock { base: Instant::now(), soft, hard }),
+        }
+    }
+
+    /// No time limit: runs until `stop` (or the search's own depth/node limit).
+    pub fn unlimited() -> SearchControl {
+        SearchControl::new(None, None, false)
+    }
+
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the predicted move: the clock starts now with the given budget.
+    pub fn ponderhit(&self, soft: Option<Duration>, hard: Option<Duration>) {
+        *self.clock.lock() = Clock { base: Instant::now(), soft, hard };
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Time since the clock base.
+    pub fn elapsed(&self) -> Duration {
+        self.clock.lock().base.elapsed()
+    }
+
+    /// Whether the search must end now (stopped, or past the hard limit while not pondering).
+    pub fn must_stop(&self) -> bool {
+        if self.is_stopped() {
+            return true;
+        }
+        if self.is_pondering() {
+            return false;
+        }
+        let clock = *self.clock.lock();
+        clock.hard.is_some_and(|hard| clock.base.elapsed() >= hard)
+    }
+
+    /// Whether another iteration may begin (not stopped, and before the soft limit unless
+    /// pondering). `stable` scales the soft limit: a search whose best move keeps changing may
+    /// pass a factor above 1 to think longer, never beyond the hard limit.
+    pub fn may_start_iteration(&self, stable: f64) -> bool {
+        if self.must_stop() {
+            return false;
+        }
+        if self.is_pondering() {
+            return true;
+        }
+        let clock = *self.clock.lock();
+        match clock.soft {
+            None => true,
+            Some(soft) => clock.base.elapsed() < soft.mul_f64(stable.max(0.0)),
+        }
+    }
+}

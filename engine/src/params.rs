@@ -1,0 +1,202 @@
+//! Every tunable number of the engine, in one place.
+//!
+//! Each parameter is an integer with a default and a range, declared once in the table below.
+//! The table gives the struct field, the USI option of the same name (`setoption name <name>
+//! value <v>`), and the line of a parameters file (`<name> = <value>`, `#` comments), so that a
+//! tuner (seed 003, Cross-Entropy Method) can set any of them from outside.
+
+use std::fmt;
+use std::path::Path;
+
+macro_rules! declare_params {
+    ($( $(#[doc = $doc:literal])* $name:ident : $default:expr, $min:expr, $max:expr; )*) => {
+        /// The engine's tunable parameters (see the module documentation).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $( $(#[doc = $doc])* pub $name: i32, )*
+        }
+
+        impl Default for Params {
+            fn default() -> Params {
+                Params { $( $name: $default, )* }
+            }
+        }
+
+        impl Params {
+            /// Every parameter: name, default, minimum, maximum.
+            pub const SPECS: &'static [ParamSpec] = &[
+                $( ParamSpec { name: stringify!($name), default: $default, min: $min, max: $max }, )*
+            ];
+
+            /// The value of the parameter called `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $( stringify!($name) => Some(self.$name), )*
+                    _ => None,
+                }
+            }
+
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $( stringify!($name) => Some(&mut self.$name), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+/// A parameter's name and allowed range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+}
+
+declare_params! {
+    /// Maximum quiescence-search depth in plies.
+    qsearch_depth: 8, 0, 64;
+    /// Extended futility margins at remaining depth 1, 2 and 3 (centipawns).
+    futility_margin_1: 200, 0, 5000;
+    futility_margin_2: 400, 0, 5000;
+    futility_margin_3: 700, 0, 5000;
+    /// Half-width of the first aspiration window (centipawns).
+    aspiration_width: 60, 1, 2000;
+    /// 1: NegaScout (PVS) null-window re-search; 0: plain alpha-beta at non-PV children.
+    use_pvs: 1, 0, 1;
+    /// Null-move reduction R.
+    null_move_reduction: 3, 1, 6;
+    /// Late-move reductions start after this many moves.
+    lmr_min_moves: 4, 1, 64;
+    /// Move-ordering weights for quiet moves (seed 003's features).
+    order_check: 400, -2000, 2000;
+    order_capture: 1000, -2000, 4000;
+    order_attack: 100, -2000, 2000;
+    order_escape: 200, -2000, 2000;
+    order_focal: 150, -2000, 2000;
+    /// Soppo: 0 off, 1 SS-Cut (fixed distance), 2 DS-Cut (distance from cutoff statistics).
+    soppo_mode: 0, 0, 2;
+    /// SS-Cut distance D from the king.
+    soppo_distance: 5, 1, 16;
+    /// df-pn probe budget (nodes) at inner nodes where the opponent king is exposed.
+    oracle_probe_nodes: 300, 0, 100000;
+    /// Root df-pn budget per move in milliseconds (0: off).
+    oracle_root_ms: 1000, 0, 60000;
+}
+
+impl Params {
+    /// Sets `name` to `value`, checking the name and the range.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), ParamError> {
+        let spec = Params::SPECS
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
+        if !(spec.min..=spec.max).contains(&value) {
+            return Err(ParamError::OutOfRange {
+                name: spec.name,
+                value,
+                min: spec.min,
+                max: spec.max,
+            });
+        }
+        if let Some(slot) = self.slot(name) {
+            *slot = value;
+        }
+        Ok(())
+    }
+
+    /// Sets `name` from text (as a USI option value or a file line gives it).
+    pub fn set_text(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        let v = value.trim().parse::<i32>().map_err(|_| ParamError::NotANumber {
+            name: name.to_owned(),
+            text: value.to_owned(),
+        })?;
+        self.set(name, v)
+    }
+
+    /// Reads a parameters file over the current values: `<name> = <value>` lines, `#` comments.
+    /// Every bad line is an error naming its line number; nothing is applied then.
+    pub fn load(&mut self, path: &Path) -> Result<(), ParamError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ParamError::Io(format!("{}: {e}", path.display())))?;
+        let mut next = self.clone();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (name, value) = line
+                .split_once('=')
+                .ok_or_else(|| ParamError::Line { line: i + 1, text: line.to_owned() })?;
+            next.set_text(name.trim(), value)
+                .map_err(|e| ParamError::Line { line: i + 1, text: e.to_string() })?;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// The parameters as a file that [`Params::load`] reads back.
+    pub fn to_file_text(&self) -> String {
+        let mut out = String::new();
+        for spec in Params::SPECS {
+            let v = self.get(spec.name).unwrap_or(spec.default);
+            out.push_str(&format!("{} = {}\n", spec.name, v));
+        }
+        out
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    Unknown(String),
+    OutOfRange { name: &'static str, value: i32, min: i32, max: i32 },
+    NotANumber { name: String, text: String },
+    Line { line: usize, text: String },
+    Io(String),
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::Unknown(n) => write!(f, "unknown parameter '{n}'"),
+            ParamError::OutOfRange { name, value, min, max } => {
+                write!(f, "{name} = {value} is outside {min}..={max}")
+            }
+            ParamError::NotANumber { name, text } => {
+                write!(f, "{name}: '{text}' is not an integer")
+            }
+            ParamError::Line { line, text } => write!(f, "line {line}: {text}"),
+            ParamError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_text_round_trips_and_bad_lines_are_rejected() {
+        let mut p = Params::default();
+        p.set("soppo_distance", 7).expect("in range");
+        let dir = std::env::temp_dir().join(format!("tsumugi-params-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("p.txt");
+        std::fs::write(&path, p.to_file_text()).expect("write");
+        let mut q = Params::default();
+        q.load(&path).expect("reads back");
+        assert_eq!(p, q);
+
+        std::fs::write(&path, "soppo_distance = 3\nno_such = 1\n").expect("write");
+        let before = q.clone();
+        let err = q.load(&path).expect_err("unknown name");
+        assert!(err.to_string().contains("line 2"), "{err}");
+        assert_eq!(q, before, "a bad file changes nothing");
+        assert!(q.set("soppo_distance", 99).is_err());
+        assert!(q.set_text("soppo_distance", "five").is_err());
+    }
+}
