@@ -46,6 +46,9 @@ pub struct SolveArgs {
     /// How children likely to share a subtree are counted: off, simple or snda.
     #[arg(long, value_name = "MODE", default_value = "simple", value_parser = parse_double_count)]
     pub double_count: DoubleCount,
+    /// Report the first mate found, not the shortest (faster; lengths may then differ).
+    #[arg(long)]
+    pub any_mate: bool,
     /// Print a JSON report on stdout instead of result lines.
     #[arg(long)]
     pub json: bool,
@@ -555,8 +558,11 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         bar.set_style(style);
     }
 
-    let mut solver =
-        Solver::new(SolverConfig { hash_mb: args.hash, double_count: args.double_count });
+    let mut solver = Solver::new(SolverConfig {
+        hash_mb: args.hash,
+        double_count: args.double_count,
+        any_mate: args.any_mate,
+    });
     let limits = Limits {
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
         nodes: (args.nodes > 0).then_some(args.nodes),
@@ -823,6 +829,7 @@ mod tests {
             nodes: 0,
             hash: 16,
             double_count: DoubleCount::Simple,
+            any_mate: false,
             json,
             check,
             quiet: true,

@@ -40,10 +40,12 @@ pub struct SolverConfig {
     /// Transposition table size in MiB (USI_Hash).
     pub hash_mb: usize,
     pub double_count: DoubleCount,
+    /// Report the first mate proven instead of searching on for the shortest one.
+    pub any_mate: bool,
 }
 
 impl Default for SolverConfig {
     fn default() -> Self {
-        SolverConfig { hash_mb: 256, double_count: DoubleCount::default() }
+        SolverConfig { hash_mb: 256, double_count: DoubleCount::default(), any_mate: false }
     }
 }

@@ -24,7 +24,8 @@ pub fn add(a: PnDn, b: PnDn) -> PnDn {
 #[inline(always)]
 pub fn epsilon_threshold(second_best: PnDn) -> PnDn {
     if second_best >= MAX_UNSOLVED {
-        return second_best;
+        // Saturated: the best child must still be allowed to change, or the search stalls.
+        return INF;
     }
     add(second_best, second_best / 4 + 1)
 }

@@ -101,14 +101,18 @@ impl Solver {
             Outcome::Timeout
         } else if value.pn == 0 {
             let mut shortest = value.len;
-            while shortest >= 2 && !search.aborted {
+            while !self.config.any_mate && shortest >= 2 && !search.aborted {
                 let shorter = search.prove(&mut root, shortest - 2);
                 if shorter.pn != 0 {
                     break;
                 }
                 shortest = shorter.len;
             }
-            let exact = if search.aborted { None } else { search.exact_line(&mut root, shortest) };
+            let exact = if search.aborted || self.config.any_mate {
+                None
+            } else {
+                search.exact_line(&mut root, shortest)
+            };
             match exact.or_else(|| search.principal_variation(&mut root)) {
                 Some(pv) => Outcome::Mate(pv),
                 None => Outcome::Timeout,
@@ -299,6 +303,9 @@ impl Search<'_> {
                 depth: k.depth,
             };
         }
+        // A first visit with this hand starts no easier to disprove than a covered hand that was
+        // already searched (a proof-number floor the other way round stalled no-mate searches).
+        let dn_floor = self.table.disproof_floor(pos.board_key(), hand);
         let mut list = MoveList::new();
         if pos.side_to_move() == self.attacker {
             if depth == 0 {
@@ -306,11 +313,11 @@ impl Search<'_> {
             }
             generate(pos, MoveClass::Checks, NonPromotions::Include, &mut list);
             if list.is_empty() {
-                let v = Value::disproven(hand, false, UNBOUNDED);
+                let v = Value::disproven(saturate_held(hand), false, UNBOUNDED);
                 self.store(pos, &v, 1);
                 return v;
             }
-            Value::unknown(1, list.len() as PnDn, hand)
+            Value::unknown(1, dn_floor.max(list.len() as PnDn), hand)
         } else {
             movegen::legal_moves(pos, &mut list);
             if list.is_empty() {
@@ -318,7 +325,7 @@ impl Search<'_> {
                 self.store(pos, &v, 1);
                 return v;
             }
-            Value::unknown(list.len() as PnDn, 1, hand)
+            Value::unknown(evasion_estimate(pos, &list), dn_floor.max(1), hand)
         }
     }
 
@@ -475,7 +482,7 @@ impl Search<'_> {
             if sum == 0 {
                 let by_repetition = children.iter().any(|c| c.value.by_repetition);
                 let d = disproof_depth(children);
-                return Value::disproven(hand, by_repetition, d);
+                return Value::disproven(or_disproof_hand(pos, children, hand), by_repetition, d);
             }
             Value::unknown(min.min(MAX_UNSOLVED), sum.min(MAX_UNSOLVED), hand)
         } else {
@@ -493,13 +500,13 @@ impl Search<'_> {
                 // Prefer a disproof that holds from every path and at every depth.
                 let disproofs = || children.iter().filter(|c| c.value.dn == 0);
                 let by_repetition = disproofs().all(|c| c.value.by_repetition);
-                let d = if disproofs().any(|c| !c.value.by_repetition && c.value.depth == UNBOUNDED)
-                {
-                    UNBOUNDED
-                } else {
-                    depth
+                let everywhere =
+                    disproofs().find(|c| !c.value.by_repetition && c.value.depth == UNBOUNDED);
+                let (d, disproof) = match everywhere {
+                    Some(c) => (UNBOUNDED, and_disproof_hand(c.mv, c.value.hand, hand)),
+                    None => (depth, hand),
                 };
-                return Value::disproven(hand, by_repetition, d);
+                return Value::disproven(disproof, by_repetition, d);
             }
             Value::unknown(sum.min(MAX_UNSOLVED), min.min(MAX_UNSOLVED), hand)
         }
@@ -627,6 +634,27 @@ impl Search<'_> {
     }
 }
 
+/// The initial proof number of a defender in check with these evasions: interpositions on
+/// one square count once, as they aggregate by max once expanded.
+fn evasion_estimate(pos: &Position, evasions: &MoveList) -> PnDn {
+    let us = pos.side_to_move();
+    let (Some(ksq), Some(checker)) = (pos.king_square(us), pos.checkers().lsb()) else {
+        return evasions.len() as PnDn;
+    };
+    let line = attacks::between(checker, ksq);
+    let mut squares = shogi::Bitboard::default();
+    let mut others = 0;
+    for &mv in evasions.iter() {
+        let is_king_move = !mv.is_drop() && mv.from() == ksq;
+        if !is_king_move && line.contains(mv.to()) {
+            squares |= shogi::Bitboard::from_square(mv.to());
+        } else {
+            others += 1;
+        }
+    }
+    (others + squares.count()).max(1) as PnDn
+}
+
 /// Whether the other variant (promotion or not) of a board move is legal here.
 fn twin_is_legal(pos: &Position, twin: Move) -> bool {
     let kind = pos.piece_at(twin.from()).kind();
@@ -687,6 +715,59 @@ fn or_proof_hand(pos: &Position, mv: Move, child_proof: Hand, hand: Hand) -> Han
         proof.set(kind, proof.count(kind).saturating_sub(1));
     }
     proof
+}
+
+/// Disproof pieces of an OR node with no check: more of a kind already in hand adds no move
+/// (the same drops, the same two-pawn rule), so those kinds may grow to a full set; a kind not
+/// in hand must stay absent, since holding one would add drops.
+fn saturate_held(hand: Hand) -> Hand {
+    let mut d = hand;
+    for kind in PieceKind::HAND {
+        if hand.count(kind) > 0 {
+            d.set(kind, PieceKind::SET_COUNT[kind.index()] as u32);
+        }
+    }
+    d
+}
+
+/// Disproof pieces of an OR node whose every check is disproven: the largest hand for which
+/// each check still leads to a hand its disproof covers (a drop spends one, a capture gains
+/// one), and no kind that is absent now.
+fn or_disproof_hand(pos: &Position, children: &[Child], hand: Hand) -> Hand {
+    let mut d = saturate_held(hand);
+    for c in children {
+        let dropped = c.mv.dropped();
+        let captured = if c.mv.is_drop() {
+            None
+        } else {
+            pos.piece_at(c.mv.to()).get().map(|(_, k)| k.unpromote())
+        };
+        for kind in PieceKind::HAND {
+            if hand.count(kind) == 0 {
+                continue;
+            }
+            let mut allowed = c.value.hand.count(kind);
+            if dropped == Some(kind) {
+                allowed += 1;
+            }
+            if captured == Some(kind) {
+                allowed = allowed.saturating_sub(1);
+            }
+            d.set(kind, d.count(kind).min(allowed.max(hand.count(kind))));
+        }
+    }
+    d
+}
+
+/// Disproof pieces of an AND node disproven through evasion `mv` whose disproof pieces are
+/// `child`: the same, except that a dropped kind must stay in the defender's hand, so the
+/// attacker may not hold more of it than now.
+fn and_disproof_hand(mv: Move, child: Hand, hand: Hand) -> Hand {
+    let mut d = child;
+    if let Some(kind) = mv.dropped() {
+        d.set(kind, d.count(kind).min(hand.count(kind)));
+    }
+    d
 }
 
 /// Proof pieces of a proven AND node whose children need `needed`. Where the defender holds

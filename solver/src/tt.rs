@@ -119,6 +119,21 @@ impl Table {
         exact
     }
 
+    /// A lower bound on the disproof number of a board not yet searched with the attacker
+    /// holding `hand`: an unsolved entry of the same board with a hand that `hand` covers was
+    /// no harder to disprove than this one will be.
+    #[inline]
+    pub fn disproof_floor(&self, board_key: u64, hand: Hand) -> PnDn {
+        let mut dn = 0;
+        for e in &self.entries[self.bucket(board_key)] {
+            let unsolved = self.live(e) && e.board_key == board_key && e.pn != 0 && e.dn != 0;
+            if unsolved && hand.is_superior_or_equal(e.hand) {
+                dn = dn.max(e.dn);
+            }
+        }
+        dn
+    }
+
     /// Stores a result. For solved results `hand` is the proof or disproof pieces, `len` the
     /// mate length of a proof and `depth` the remaining depth a disproof holds for.
     #[inline]
