@@ -773,7 +773,14 @@ fn and_disproof_hand(mv: Move, child: Hand, hand: Hand) -> Hand {
 /// Proof pieces of a proven AND node whose children need `needed`. Where the defender holds
 /// none of a kind, the proof may rest on it being unable to interpose one, which holds only
 /// while the attacker keeps all of them: the attacker needs its whole count of that kind.
+/// A check that cannot be interposed (a contact check, a double check) needs nothing more.
 fn and_proof_hand(pos: &Position, attacker: Color, needed: Hand) -> Hand {
+    let checkers = pos.checkers();
+    if let (Some(ksq), Some(checker)) = (pos.king_square(!attacker), checkers.lsb()) {
+        if checkers.has_more_than_one() || attacks::between(checker, ksq).is_empty() {
+            return needed;
+        }
+    }
     let defender = pos.hand(!attacker);
     let ours = pos.hand(attacker);
     let mut proof = needed;
