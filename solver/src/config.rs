@@ -9,8 +9,10 @@ pub enum DoubleCount {
     /// and non-promotions beside promotions count by max inside their group.
     #[default]
     Simple,
-    /// Source-node detection through parent links stored in the table, then max over
-    /// the children that share the source.
+    /// SNDA-style: the `simple` groups, plus source-node detection through parent links
+    /// stored in the table (a child found to have been reached from another parent has its
+    /// parent chain walked up to the current path; the two children through which the routes
+    /// leave that ancestor then count by max). The links cost a third of the table's entries.
     Snda,
 }
 

@@ -20,7 +20,7 @@
 use crate::config::{DoubleCount, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::pn::{self, PnDn, INF, MAX_UNSOLVED};
-use crate::tt::{Stored, Table, UNBOUNDED};
+use crate::tt::{NodeId, Stored, Table, UNBOUNDED};
 use shogi::movegen::{self, generate};
 use shogi::{attacks, Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,7 +36,7 @@ pub struct Solver {
 
 impl Solver {
     pub fn new(config: SolverConfig) -> Solver {
-        let table = Table::new(config.hash_mb);
+        let table = Table::new(config.hash_mb, config.double_count == DoubleCount::Snda);
         Solver { config, table }
     }
     pub fn config(&self) -> &SolverConfig {
@@ -44,8 +44,9 @@ impl Solver {
     }
     /// Applies new settings; a new hash size reallocates the table.
     pub fn set_config(&mut self, config: SolverConfig) {
-        if config.hash_mb != self.config.hash_mb {
-            self.table = Table::new(config.hash_mb);
+        let links = config.double_count == DoubleCount::Snda;
+        if config.hash_mb != self.config.hash_mb || links != self.table.has_parent_links() {
+            self.table = Table::new(config.hash_mb, links);
         }
         self.config = config;
     }
@@ -92,10 +93,12 @@ impl Solver {
             aborted: false,
             root_value: (1, 1),
             path: Vec::with_capacity(MAX_PLY + 1),
+            nodes_on_path: Vec::with_capacity(MAX_PLY + 1),
+            merges: Vec::new(),
             arena: Vec::new(),
         };
         let mut root = pos.clone();
-        search.path.push(root.key());
+        search.enter(&root);
         let value = search.prove(&mut root, UNBOUNDED);
         let outcome = if search.aborted {
             Outcome::Timeout
@@ -175,6 +178,8 @@ impl Value {
 #[derive(Copy, Clone, Debug)]
 struct Child {
     mv: Move,
+    /// The child position's table identity.
+    id: NodeId,
     value: Value,
     /// Children with the same group key likely reach the same subtree: their numbers
     /// aggregate by max instead of sum.
@@ -205,6 +210,10 @@ struct Search<'a> {
     root_value: (PnDn, PnDn),
     /// Keys of the positions from the root to the current node, inclusive.
     path: Vec<u64>,
+    /// The same positions as table identities (board key, attacker hand), for SNDA.
+    nodes_on_path: Vec<NodeId>,
+    /// SNDA: per ply, pairs of children of the node at that ply found to share a source.
+    merges: Vec<Vec<(NodeId, NodeId)>>,
     arena: Vec<Frame>,
 }
 
@@ -283,7 +292,58 @@ impl Search<'_> {
 
     fn store(&mut self, pos: &Position, v: &Value, amount: u32) {
         let stored = Stored { pn: v.pn, dn: v.dn, len: v.len, depth: v.depth, amount };
-        self.table.store(pos.board_key(), v.hand, stored);
+        let n = self.nodes_on_path.len();
+        let parent = if n >= 2 { Some(self.nodes_on_path[n - 2]) } else { None };
+        self.table.store(pos.board_key(), v.hand, stored, parent);
+    }
+
+    /// Appends `pos` (just reached) to the path.
+    fn enter(&mut self, pos: &Position) {
+        self.path.push(pos.key());
+        self.nodes_on_path.push(NodeId { board: pos.board_key(), hand: self.attacker_hand(pos) });
+    }
+
+    fn leave(&mut self) {
+        self.path.pop();
+        self.nodes_on_path.pop();
+    }
+
+    fn truncate_path(&mut self, len: usize) {
+        self.path.truncate(len);
+        self.nodes_on_path.truncate(len);
+    }
+
+    /// SNDA source detection for a child just reached from the node at `ply`: if the table
+    /// says the child was reached before from another parent, walk that parent's links up to
+    /// the nearest ancestor on the current path. The children of that ancestor through which
+    /// the two routes leave it share a source: they are recorded to aggregate by max.
+    fn detect_source(&mut self, ply: usize, child: NodeId) {
+        const MAX_WALK: usize = 16;
+        let here = self.nodes_on_path[ply - 1];
+        let Some(mut up) = self.table.parent_of(child) else { return };
+        if up == here {
+            return;
+        }
+        let mut below = child;
+        for _ in 0..MAX_WALK {
+            // Is `up` on the current path (at or above this node)?
+            if let Some(q) = self.nodes_on_path[..ply].iter().rposition(|&n| n == up) {
+                let on_path = if q + 1 < ply { self.nodes_on_path[q + 1] } else { child };
+                if on_path != below {
+                    while self.merges.len() <= q + 1 {
+                        self.merges.push(Vec::new());
+                    }
+                    // Frames are indexed by path length: the node at index q owns frame q + 1.
+                    self.merges[q + 1].push((on_path, below));
+                }
+                return;
+            }
+            below = up;
+            match self.table.parent_of(up) {
+                Some(next) => up = next,
+                None => return,
+            }
+        }
     }
 
     /// The value of the position just reached by a move, with `depth` plies left, without
@@ -353,16 +413,22 @@ impl Search<'_> {
         frame.moves.clear();
         frame.children.clear();
         self.node_moves(pos, &mut frame.moves);
+        let snda = self.double_count == DoubleCount::Snda;
         for &mv in frame.moves.iter() {
             pos.make_move(mv);
             self.nodes += 1;
-            self.path.push(pos.key());
+            self.enter(pos);
             let value = self.estimate(pos, child_depth);
-            self.path.pop();
+            let id = self.nodes_on_path[ply];
+            if snda && !value.is_solved() {
+                self.detect_source(ply, id);
+            }
+            self.leave();
             pos.unmake_move();
             let group = self.group_key(pos, mv, or_node, frame.children.len());
-            frame.children.push(Child { mv, value, group });
+            frame.children.push(Child { mv, id, value, group });
         }
+        self.apply_merges(ply, &mut frame.children);
         // Keep each group contiguous so aggregation is a single pass.
         frame.children.sort_by_key(|c| c.group);
 
@@ -384,12 +450,18 @@ impl Search<'_> {
             };
             let mv = frame.children[best].mv;
             pos.make_move(mv);
-            self.path.push(pos.key());
+            self.enter(pos);
             let v = self.mid(pos, child_th_pn, child_th_dn, child_depth);
-            self.path.pop();
+            self.leave();
             pos.unmake_move();
             frame.children[best].value = v;
+            if self.apply_merges(ply, &mut frame.children) {
+                frame.children.sort_by_key(|c| c.group);
+            }
         };
+        if let Some(m) = self.merges.get_mut(ply) {
+            m.clear();
+        }
         self.arena[ply] = frame;
 
         if !(value.dn == 0 && value.by_repetition) {
@@ -397,6 +469,27 @@ impl Search<'_> {
             self.store(pos, &value, amount);
         }
         value
+    }
+
+    /// Joins the groups of children recorded as sharing a source (SNDA). Returns whether any
+    /// group changed.
+    fn apply_merges(&mut self, ply: usize, children: &mut [Child]) -> bool {
+        let Some(pairs) = self.merges.get_mut(ply) else { return false };
+        let mut changed = false;
+        for (a, b) in pairs.drain(..) {
+            let ga = children.iter().find(|c| c.id == a).map(|c| c.group);
+            let gb = children.iter().find(|c| c.id == b).map(|c| c.group);
+            if let (Some(ga), Some(gb)) = (ga, gb) {
+                if ga != gb {
+                    let joined = ga.min(gb);
+                    for c in children.iter_mut().filter(|c| c.group == ga || c.group == gb) {
+                        c.group = joined;
+                    }
+                    changed = true;
+                }
+            }
+        }
+        changed
     }
 
     /// The group key of a child move under the double-count mode.
@@ -515,13 +608,13 @@ impl Search<'_> {
     /// Whether the position reached by `mv` from `pos` mates within `depth` plies.
     fn mates_within(&mut self, pos: &mut Position, mv: Move, depth: u16) -> Option<bool> {
         pos.make_move(mv);
-        self.path.push(pos.key());
+        self.enter(pos);
         let v = if self.is_repetition() {
             Value::disproven(Hand::EMPTY, true, UNBOUNDED)
         } else {
             self.prove(pos, depth)
         };
-        self.path.pop();
+        self.leave();
         pos.unmake_move();
         if self.aborted {
             None
@@ -534,7 +627,7 @@ impl Search<'_> {
     /// a check that mates in the remaining length, at AND nodes an evasion that is not mated
     /// two plies sooner (the longest resistance).
     fn exact_line(&mut self, root: &mut Position, len: u16) -> Option<Vec<Move>> {
-        let base_path = self.path.clone();
+        let base_len = self.path.len();
         let mut pos = root.clone();
         let mut pv = Vec::new();
         let mut left = len;
@@ -556,10 +649,10 @@ impl Search<'_> {
             let mv = chosen?;
             pv.push(mv);
             pos.make_move(mv);
-            self.path.push(pos.key());
+            self.enter(&pos);
             left -= 1;
         }
-        self.path = base_path;
+        self.truncate_path(base_len);
         replays_as_mate(root, &pv, self.attacker).then_some(pv)
     }
 
@@ -571,7 +664,7 @@ impl Search<'_> {
         self.limits.nodes = self.limits.nodes.map(|n| n.saturating_mul(2));
         let mut pos = root.clone();
         let mut pv = Vec::new();
-        let base_path = self.path.clone();
+        let base_len = self.path.len();
         loop {
             if pv.len() > MAX_PLY {
                 return None;
@@ -592,9 +685,9 @@ impl Search<'_> {
             let mv = choice?;
             pv.push(mv);
             pos.make_move(mv);
-            self.path.push(pos.key());
+            self.enter(&pos);
         }
-        self.path = base_path;
+        self.truncate_path(base_len);
         replays_as_mate(root, &pv, self.attacker).then_some(pv)
     }
 
@@ -602,13 +695,13 @@ impl Search<'_> {
         let mut best: Option<(Move, u16)> = None;
         for &mv in list.iter() {
             pos.make_move(mv);
-            self.path.push(pos.key());
+            self.enter(pos);
             let v = if self.is_repetition() {
                 None
             } else {
                 self.table.lookup(pos.board_key(), self.attacker_hand(pos), UNBOUNDED)
             };
-            self.path.pop();
+            self.leave();
             pos.unmake_move();
             match v {
                 Some(k) if k.pn == 0 => {

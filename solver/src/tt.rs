@@ -54,24 +54,56 @@ pub struct Known {
     pub depth: u16,
 }
 
+/// A position as the table knows it: board key and attacker hand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct NodeId {
+    pub board: u64,
+    pub hand: Hand,
+}
+
 pub struct Table {
     entries: Vec<Entry>,
+    /// SNDA parent links, one per entry slot (empty unless enabled): the position from which
+    /// the entry's position was last searched.
+    parents: Vec<NodeId>,
     mask: usize,
     /// Bumped by `clear`, so clearing between problems costs nothing.
     generation: u8,
 }
 
 impl Table {
-    /// A table of about `mb` MiB (rounded down to a power of two buckets).
-    pub fn new(mb: usize) -> Table {
+    /// A table of about `mb` MiB (rounded down to a power of two buckets), with a parent link
+    /// per entry when `parent_links` (SNDA) is set.
+    pub fn new(mb: usize, parent_links: bool) -> Table {
         let bytes = mb.max(1) << 20;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        let per_entry = std::mem::size_of::<Entry>()
+            + if parent_links { std::mem::size_of::<NodeId>() } else { 0 };
+        let buckets = (bytes / (BUCKET * per_entry)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         Table {
             entries: vec![Entry::default(); buckets * BUCKET],
+            parents: if parent_links { vec![NodeId::default(); buckets * BUCKET] } else { vec![] },
             mask: buckets - 1,
             generation: 1,
         }
+    }
+
+    pub fn has_parent_links(&self) -> bool {
+        !self.parents.is_empty()
+    }
+
+    /// The recorded parent of an unsolved or solved entry of exactly this position.
+    pub fn parent_of(&self, node: NodeId) -> Option<NodeId> {
+        if self.parents.is_empty() {
+            return None;
+        }
+        let range = self.bucket(node.board);
+        let start = range.start;
+        self.entries[range]
+            .iter()
+            .position(|e| self.live(e) && e.board_key == node.board && e.hand == node.hand)
+            .map(|i| self.parents[start + i])
+            .filter(|p| p.board != 0 || p.hand != Hand::EMPTY)
     }
 
     /// Forgets every entry: a new generation, and a real wipe once every 255 generations.
@@ -137,11 +169,21 @@ impl Table {
     /// Stores a result. For solved results `hand` is the proof or disproof pieces, `len` the
     /// mate length of a proof and `depth` the remaining depth a disproof holds for.
     #[inline]
-    pub fn store(&mut self, board_key: u64, hand: Hand, value: Stored) {
+    pub fn store(&mut self, board_key: u64, hand: Hand, value: Stored, parent: Option<NodeId>) {
+        if let Some(slot) = self.store_slot(board_key, hand, value) {
+            if let (Some(link), Some(p)) = (self.parents.get_mut(slot), parent) {
+                *link = p;
+            }
+        }
+    }
+
+    /// Stores a result and returns the slot it went to (`None`: not stored).
+    fn store_slot(&mut self, board_key: u64, hand: Hand, value: Stored) -> Option<usize> {
         let Stored { pn, dn, len, depth, amount } = value;
         let amount = amount.max(1);
         let solved = pn == 0 || dn == 0;
         let range = self.bucket(board_key);
+        let start = range.start;
         let generation = self.generation;
         let bucket = &mut self.entries[range];
         let mut victim = 0;
@@ -157,19 +199,20 @@ impl Table {
                 if e.hand == hand {
                     if !e_solved {
                         *e = new;
-                        return;
+                        return Some(start + i);
                     }
                     if !solved {
                         // Never let an unknown result overwrite a solved one.
-                        return;
+                        return None;
                     }
                     if (e.pn == 0) == (pn == 0) {
                         // Of two results of one kind keep the stronger: the shorter proof, the
                         // deeper disproof.
                         if (pn == 0 && len < e.len) || (dn == 0 && depth > e.depth) {
                             *e = new;
+                            return Some(start + i);
                         }
-                        return;
+                        return None;
                     }
                 }
                 // An unknown entry that the new proof (superior hand) or disproof (inferior
@@ -179,7 +222,7 @@ impl Table {
                         || (dn == 0 && hand.is_superior_or_equal(e.hand)));
                 if answered {
                     *e = new;
-                    return;
+                    return Some(start + i);
                 }
             }
             let score = if e.amount == 0 { 0 } else { ((e_solved as u64) << 32) | e.amount as u64 };
@@ -190,9 +233,10 @@ impl Table {
         }
         if !solved && victim_score >> 32 != 0 {
             // Only solved entries left: an unknown result is not worth evicting one.
-            return;
+            return None;
         }
         bucket[victim] = Entry { board_key, hand, pn, dn, amount, len, depth, generation };
+        Some(start + victim)
     }
 
     /// Fill in permille, sampled from the first thousand slots.
@@ -223,9 +267,9 @@ mod tests {
 
     #[test]
     fn proofs_answer_superior_hands_and_disproofs_inferior_ones() {
-        let mut t = Table::new(1);
+        let mut t = Table::new(1, false);
         let key = 0x1234_5678_9abc_def0;
-        t.store(key, hand(&[(Gold, 1)]), solved(0, INF, 7, UNBOUNDED));
+        t.store(key, hand(&[(Gold, 1)]), solved(0, INF, 7, UNBOUNDED), None);
         assert!(t.lookup(key, hand(&[(Gold, 1), (Pawn, 2)]), UNBOUNDED).is_some_and(|k| k.pn == 0));
         assert!(t.lookup(key, hand(&[(Silver, 1)]), UNBOUNDED).is_none());
         assert!(
@@ -235,7 +279,7 @@ mod tests {
         assert!(t.lookup(key, hand(&[(Gold, 1)]), 7).is_some_and(|k| k.len == 7));
 
         let other = key ^ 0xff00;
-        t.store(other, hand(&[(Rook, 1), (Pawn, 1)]), solved(INF, 0, 0, 9));
+        t.store(other, hand(&[(Rook, 1), (Pawn, 1)]), solved(INF, 0, 0, 9), None);
         assert!(t.lookup(other, hand(&[(Rook, 1)]), 9).is_some_and(|k| k.dn == 0));
         assert!(t.lookup(other, hand(&[(Rook, 1)]), 11).is_none(), "disproven only to depth 9");
         assert!(t.lookup(other, hand(&[(Rook, 1), (Pawn, 2)]), 9).is_none());
@@ -243,11 +287,11 @@ mod tests {
 
     #[test]
     fn clear_forgets_everything() {
-        let mut t = Table::new(1);
+        let mut t = Table::new(1, false);
         let h = hand(&[(Pawn, 1)]);
         for round in 0..600u64 {
             let key = (round + 1) << 1;
-            t.store(key, h, solved(0, INF, 1, UNBOUNDED));
+            t.store(key, h, solved(0, INF, 1, UNBOUNDED), None);
             assert!(t.lookup(key, h, UNBOUNDED).is_some());
             t.clear();
             assert!(t.lookup(key, h, UNBOUNDED).is_none(), "round {round}");
@@ -257,13 +301,13 @@ mod tests {
 
     #[test]
     fn unknown_results_never_overwrite_solved_ones() {
-        let mut t = Table::new(1);
+        let mut t = Table::new(1, false);
         let key = 42 << 1;
         let h = hand(&[(Pawn, 1)]);
-        t.store(key, h, solved(0, INF, 3, UNBOUNDED));
-        t.store(key, h, Stored { pn: 5, dn: 5, len: 0, depth: UNBOUNDED, amount: 1000 });
+        t.store(key, h, solved(0, INF, 3, UNBOUNDED), None);
+        t.store(key, h, Stored { pn: 5, dn: 5, len: 0, depth: UNBOUNDED, amount: 1000 }, None);
         assert!(t.lookup(key, h, UNBOUNDED).is_some_and(|k| k.pn == 0 && k.len == 3));
-        t.store(key, h, solved(0, INF, 1, UNBOUNDED));
+        t.store(key, h, solved(0, INF, 1, UNBOUNDED), None);
         assert!(t.lookup(key, h, UNBOUNDED).is_some_and(|k| k.len == 1), "the shorter proof wins");
     }
 }

@@ -4,7 +4,7 @@
 
 use shogi::movegen::{is_checkmate, is_legal};
 use shogi::{Move, Position};
-use solver::{Limits, Outcome, Solver, SolverConfig};
+use solver::{DoubleCount, Limits, Outcome, Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -51,7 +51,11 @@ fn assert_mate_line(p: &Problem, pv: &[Move]) {
 }
 
 fn exact_lengths(set: &str, limit: usize) {
-    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..Default::default() });
+    exact_lengths_with(set, limit, DoubleCount::Simple);
+}
+
+fn exact_lengths_with(set: &str, limit: usize, double_count: DoubleCount) {
+    let mut solver = Solver::new(SolverConfig { hash_mb: 64, double_count, ..Default::default() });
     for p in load(set, limit) {
         let want: usize =
             p.answer.parse().unwrap_or_else(|_| panic!("{}: answer {}", p.id, p.answer));
@@ -88,6 +92,13 @@ fn yaneuraou_mate7() {
 #[test]
 fn yaneuraou_mate9() {
     exact_lengths("yaneuraou_mate9_100.sfen", 100);
+}
+
+/// The other aggregation modes change the search, never the answers.
+#[test]
+fn yaneuraou_mate7_with_snda_and_without_double_count_handling() {
+    exact_lengths_with("yaneuraou_mate7_100.sfen", 100, DoubleCount::Snda);
+    exact_lengths_with("yaneuraou_mate7_100.sfen", 100, DoubleCount::Off);
 }
 
 #[test]
