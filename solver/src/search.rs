@@ -26,6 +26,9 @@ use shogi::{attacks, Color, Hand, Move, MoveClass, MoveList, NonPromotions, Piec
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// Table fill (permille) at which low-effort unsolved entries are swept.
+const GC_HASHFULL: u32 = 900;
+
 /// Paths longer than this abort the search (reported as a timeout, never as an answer).
 const MAX_PLY: usize = 4000;
 
@@ -88,6 +91,7 @@ impl Solver {
             start,
             next_report: start + Duration::from_secs(1),
             next_check: 0,
+            next_gc_check: 0,
             stop,
             progress,
             aborted: false,
@@ -203,6 +207,8 @@ struct Search<'a> {
     next_report: Instant,
     /// The node count at which limits are polled next.
     next_check: u64,
+    /// The node count at which the table's fill is looked at next.
+    next_gc_check: u64,
     stop: &'a AtomicBool,
     progress: &'a mut dyn FnMut(&Progress),
     aborted: bool,
@@ -237,6 +243,12 @@ impl Search<'_> {
         if self.stop.load(Ordering::Relaxed) || self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.aborted = true;
             return;
+        }
+        if self.nodes >= self.next_gc_check {
+            self.next_gc_check = self.nodes + (1 << 16);
+            if self.table.hashfull() >= GC_HASHFULL {
+                self.table.collect_garbage();
+            }
         }
         let now = Instant::now();
         if self.limits.time.is_some_and(|t| now.duration_since(self.start) >= t) {

@@ -239,6 +239,36 @@ impl Table {
         Some(start + victim)
     }
 
+    /// Garbage collection when the table is nearly full: frees the unsolved entries of least
+    /// search effort (about half of the unsolved ones, judged from a sample), so that new work
+    /// finds free slots in every bucket instead of evicting within crowded ones. Solved
+    /// entries are kept. Returns the number of entries freed.
+    pub fn collect_garbage(&mut self) -> usize {
+        let step = (self.entries.len() / 4096).max(1);
+        let mut sample: Vec<u32> = self
+            .entries
+            .iter()
+            .step_by(step)
+            .filter(|e| self.live(e) && e.pn != 0 && e.dn != 0)
+            .map(|e| e.amount)
+            .collect();
+        if sample.is_empty() {
+            return 0;
+        }
+        let mid = sample.len() / 2;
+        let threshold = *sample.select_nth_unstable(mid).1;
+        let generation = self.generation;
+        let mut freed = 0;
+        for e in self.entries.iter_mut() {
+            let live = e.amount != 0 && e.generation == generation;
+            if live && e.pn != 0 && e.dn != 0 && e.amount <= threshold {
+                e.amount = 0;
+                freed += 1;
+            }
+        }
+        freed
+    }
+
     /// Fill in permille, sampled from the first thousand slots.
     pub fn hashfull(&self) -> u32 {
         let n = self.entries.len().min(1000);
@@ -283,6 +313,33 @@ mod tests {
         assert!(t.lookup(other, hand(&[(Rook, 1)]), 9).is_some_and(|k| k.dn == 0));
         assert!(t.lookup(other, hand(&[(Rook, 1)]), 11).is_none(), "disproven only to depth 9");
         assert!(t.lookup(other, hand(&[(Rook, 1), (Pawn, 2)]), 9).is_none());
+    }
+
+    #[test]
+    fn garbage_collection_frees_low_effort_unsolved_entries_only() {
+        let mut t = Table::new(1, false);
+        let h = hand(&[(Pawn, 1)]);
+        let n = t.entries.len() as u64;
+        for i in 0..n {
+            let key = (i + 1) << 1;
+            let amount = (i % 100) as u32 + 1;
+            let v = if i % 10 == 0 {
+                solved(0, INF, 1, UNBOUNDED)
+            } else {
+                Stored { pn: 3, dn: 3, len: 0, depth: UNBOUNDED, amount }
+            };
+            t.store(key, h, v, None);
+        }
+        let before = t.entries.iter().filter(|e| t.live(e)).count();
+        let freed = t.collect_garbage();
+        let after = t.entries.iter().filter(|e| t.live(e)).count();
+        assert!(freed > 0 && after == before - freed, "freed {freed}, {before} -> {after}");
+        for i in (0..n).step_by(10) {
+            assert!(t.lookup((i + 1) << 1, h, UNBOUNDED).is_some_and(|k| k.pn == 0), "proof {i}");
+        }
+        let low = t.entries.iter().filter(|e| t.live(e) && e.pn != 0 && e.amount <= 10).count();
+        let high = t.entries.iter().filter(|e| t.live(e) && e.pn != 0 && e.amount > 90).count();
+        assert!(low == 0 && high > 0, "low-effort entries go first ({low} left, {high} high)");
     }
 
     #[test]
