@@ -136,3 +136,35 @@ fn komori_regression_cases() {
 fn derived_nomate_set() {
     claims("derived_nomate_nshogi.sfen", 60);
 }
+
+/// A table shared by many searches (never cleared; problems in forward then reverse order, so
+/// each search meets entries that other roots and other paths left behind: proofs and disproofs
+/// answered through hand superiority, bounded disproofs of shortening rounds) must not change
+/// any answer: each must match the claim and the answer from a fresh table.
+#[test]
+fn shared_table_across_problems_changes_no_answer() {
+    let mut problems = load("komori_mate_engine_test.sfen", usize::MAX);
+    problems.extend(load("derived_nomate_nshogi.sfen", 60));
+    problems.extend(load("yaneuraou_mate5_100.sfen", 30));
+    problems.retain(|p| p.answer != "?");
+    let limits = Limits { time: Some(Duration::from_secs(60)), nodes: None };
+    let mut shared = Solver::new(SolverConfig { hash_mb: 16, ..Default::default() });
+    let mut fresh = Solver::new(SolverConfig { hash_mb: 16, ..Default::default() });
+    let order: Vec<&Problem> = problems.iter().chain(problems.iter().rev()).collect();
+    for p in order {
+        let stop = AtomicBool::new(false);
+        let with_history = shared.solve(&p.pos, &limits, &stop, &mut |_| {}).outcome;
+        let alone = solve(&mut fresh, &p.pos, 60);
+        match (&with_history, &alone) {
+            (Outcome::NoMate, Outcome::NoMate) => assert_eq!(p.answer, "nomate", "{}", p.id),
+            (Outcome::Mate(a), Outcome::Mate(b)) => {
+                assert_mate_line(p, a);
+                assert_eq!(a.len(), b.len(), "{}: shortest length differs", p.id);
+                if let Ok(n) = p.answer.parse::<usize>() {
+                    assert_eq!(a.len(), n, "{}", p.id);
+                }
+            }
+            _ => panic!("{}: shared table {with_history:?}, fresh table {alone:?}", p.id),
+        }
+    }
+}
