@@ -1,22 +1,60 @@
-//! The engine facade that front ends drive.
-//!
-//! PLACEHOLDER: until the real search lands, `search` plays the legal move that wins the most
-//! material in one ply, so that front ends can be built and tested against this API.
+//! The engine facade that front ends drive: it owns the long-lived tables (transposition table,
+//! history, oracle solvers) and runs one search per `go`, with the root df-pn oracle on a thread
+//! beside the alpha-beta search (see [`crate::search`] and [`crate::oracle`]).
 
 use crate::control::SearchControl;
+use crate::eval::EvalCache;
+use crate::history::History;
+use crate::oracle::{Oracle, RootOracle, RootVerdict};
 use crate::params::Params;
 use crate::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
+use crate::search::{to_score, Searcher, VALUE_INF};
+use crate::tt::TranspositionTable;
 use shogi::{movegen, MoveList, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// A playing engine: parameters, transposition table and search state, reused across moves.
 pub struct Engine {
     params: Params,
     hash_mb: usize,
+    tt: TranspositionTable,
+    history: History,
+    oracle: Oracle,
+    root_oracle: RootOracle,
+    eval_cache: EvalCache,
+}
+
+/// Entries of the evaluation cache (a power of two; 8 bytes each).
+const EVAL_CACHE_BITS: u32 = 17;
+
+/// What the last search did beyond its outcome (for tests, bench and reports).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    pub nodes: u64,
+    pub depth: u32,
+    pub seldepth: u32,
+    /// Moves pruned by soppo (SS-Cut or DS-Cut).
+    pub soppo_pruned: u64,
+    /// The soppo distance D in force at the end (8: nothing pruned).
+    pub soppo_distance: i32,
+    pub oracle_probes: u64,
+    pub oracle_probe_mates: u64,
+    /// Whether the root oracle's proof decided the move.
+    pub root_oracle_used: bool,
 }
 
 impl Engine {
     pub fn new(params: Params, hash_mb: usize) -> Engine {
-        Engine { params, hash_mb }
+        Engine {
+            params,
+            hash_mb,
+            tt: TranspositionTable::new(hash_mb),
+            history: History::new(),
+            oracle: Oracle::new(),
+            root_oracle: RootOracle::new(),
+            eval_cache: EvalCache::new(EVAL_CACHE_BITS),
+        }
     }
 
     pub fn params(&self) -> &Params {
@@ -30,6 +68,7 @@ impl Engine {
     /// Resizes the transposition table (USI_Hash), clearing it.
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
         self.hash_mb = hash_mb;
+        self.tt = TranspositionTable::new(hash_mb);
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -37,7 +76,32 @@ impl Engine {
     }
 
     /// Forgets everything learnt (`usinewgame`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+        self.oracle.clear();
+        self.root_oracle.clear();
+        self.eval_cache.clear();
+    }
+
+    /// A new game: the same as [`Engine::clear`].
+    pub fn new_game(&mut self) {
+        self.clear();
+    }
+
+    /// The static evaluation of `pos` for the side to move, in centipawns (what the search
+    /// sees at a quiet leaf; material only when `eval_material_only` is set).
+    pub fn static_eval(&self, pos: &Position) -> i32 {
+        if self.params.eval_material_only != 0 {
+            crate::eval::material(pos)
+        } else {
+            let scales = crate::eval::Scales {
+                king_safety: self.params.eval_king_safety,
+                placement: self.params.eval_placement,
+            };
+            crate::eval::evaluate_scaled(pos, scales)
+        }
+    }
 
     /// Searches `pos` until `control` or `limits` end it; reports each completed iteration
     /// through `info`. Always returns a legal move when one exists, even if stopped at once.
@@ -48,35 +112,130 @@ impl Engine {
         control: &SearchControl,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
-        let _ = limits;
-        let mut list = MoveList::new();
-        movegen::legal_moves(pos, &mut list);
-        let best = list.iter().copied().max_by_key(|m| {
-            if m.is_drop() {
-                0
+        self.search_with_stats(pos, limits, control, info).0
+    }
+
+    /// [`Engine::search`], also returning what the search did.
+    pub fn search_with_stats(
+        &mut self,
+        pos: &Position,
+        limits: &SearchLimits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (SearchOutcome, SearchStats) {
+        let declare_win = pos.can_declare_win();
+        let mut legal = MoveList::new();
+        movegen::legal_moves(pos, &mut legal);
+        if legal.is_empty() {
+            let outcome = SearchOutcome {
+                best: None,
+                ponder: None,
+                declare_win,
+                score: Score::Mate(0),
+                nodes: 0,
+            };
+            return (outcome, SearchStats::default());
+        }
+        self.history.age();
+        let params = &self.params;
+        let tt = &mut self.tt;
+        let history = &mut self.history;
+        let oracle = &mut self.oracle;
+        let eval_cache = &mut self.eval_cache;
+        let root_oracle = &mut self.root_oracle;
+        let oracle_stop = AtomicBool::new(false);
+        let oracle_found = AtomicBool::new(false);
+        let use_root_oracle = params.oracle_root_ms > 0 && RootOracle::worth_solving(pos);
+        let budget = Duration::from_millis(params.oracle_root_ms.max(0) as u64);
+        let root_hash = params.oracle_root_hash_mb.max(1) as usize;
+
+        std::thread::scope(|scope| {
+            let handle = if use_root_oracle {
+                let (stop, found) = (&oracle_stop, &oracle_found);
+                Some(scope.spawn(move || root_oracle.solve(pos, budget, root_hash, stop, found)))
             } else {
-                pos.piece_at(m.to()).get().map_or(0, |(_, k)| k.index() as i32)
+                None
+            };
+            let mut searcher = Searcher::new(
+                pos,
+                params,
+                tt,
+                history,
+                oracle,
+                eval_cache,
+                control,
+                limits.nodes,
+                Some(&oracle_found),
+            );
+            searcher.init_root();
+            let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
+            let multipv = limits.multipv.max(1) as usize;
+            let depth = searcher.iterate(max_depth, multipv, info);
+            oracle_stop.store(true, Ordering::Relaxed);
+            let verdict =
+                handle.map_or(RootVerdict::Unknown, |h| h.join().unwrap_or(RootVerdict::Unknown));
+
+            let rm = &searcher.root_moves[0];
+            let raw = if rm.score > -VALUE_INF { rm.score } else { rm.previous_score };
+            let mut best = rm.mv;
+            let mut ponder = rm.pv.get(1).copied();
+            let mut score = if raw > -VALUE_INF { to_score(raw) } else { Score::Cp(0) };
+            let mut used = false;
+            match &verdict {
+                RootVerdict::Win(pv) => {
+                    let n = pv.len() as i32;
+                    let better = !matches!(score, Score::Mate(k) if k > 0 && k <= n);
+                    if better && legal.contains(&pv[0]) {
+                        best = pv[0];
+                        ponder = pv.get(1).copied();
+                        score = Score::Mate(n);
+                        used = true;
+                    }
+                }
+                RootVerdict::Loss(pv) => {
+                    if legal.contains(&pv[0]) {
+                        best = pv[0];
+                        ponder = pv.get(1).copied();
+                        score = Score::Mate(-(pv.len() as i32));
+                        used = true;
+                    }
+                }
+                RootVerdict::Unknown => {}
             }
-        });
-        let score = Score::Cp(0);
-        if let Some(mv) = best {
-            info(&SearchInfo {
-                depth: 1,
-                seldepth: 1,
-                elapsed: control.elapsed(),
-                nodes: list.len() as u64,
-                hashfull: 0,
-                multipv: 1,
+            if used {
+                let pv = match &verdict {
+                    RootVerdict::Win(pv) | RootVerdict::Loss(pv) => pv.clone(),
+                    RootVerdict::Unknown => Vec::new(),
+                };
+                info(&SearchInfo {
+                    depth: depth.max(1),
+                    seldepth: pv.len() as u32,
+                    elapsed: control.elapsed(),
+                    nodes: searcher.nodes,
+                    hashfull: searcher.tt.hashfull(),
+                    multipv: 1,
+                    score,
+                    pv,
+                });
+            }
+            let stats = SearchStats {
+                nodes: searcher.nodes,
+                depth,
+                seldepth: searcher.seldepth() as u32,
+                soppo_pruned: searcher.soppo.pruned,
+                soppo_distance: searcher.soppo.distance(),
+                oracle_probes: searcher.oracle.probes,
+                oracle_probe_mates: searcher.oracle.mates,
+                root_oracle_used: used,
+            };
+            let outcome = SearchOutcome {
+                best: Some(best),
+                ponder,
+                declare_win,
                 score,
-                pv: vec![mv],
-            });
-        }
-        SearchOutcome {
-            best,
-            ponder: None,
-            declare_win: pos.can_declare_win(),
-            score,
-            nodes: list.len() as u64,
-        }
+                nodes: searcher.nodes,
+            };
+            (outcome, stats)
+        })
     }
 }

@@ -76,14 +76,74 @@ declare_params! {
     order_attack: 100, -2000, 2000;
     order_escape: 200, -2000, 2000;
     order_focal: 150, -2000, 2000;
+    /// Ordering penalty for a quiet move or drop onto a square the opponent attacks.
+    order_unsafe: 0, -2000, 2000;
     /// Soppo: 0 off, 1 SS-Cut (fixed distance), 2 DS-Cut (distance from cutoff statistics).
-    soppo_mode: 0, 0, 2;
+    /// DS by default: it scored 50-30 against off over 80 self-play games (benches/README.md).
+    soppo_mode: 2, 0, 2;
     /// SS-Cut distance D from the king.
     soppo_distance: 5, 1, 16;
     /// df-pn probe budget (nodes) at inner nodes where the opponent king is exposed.
     oracle_probe_nodes: 300, 0, 100000;
     /// Root df-pn budget per move in milliseconds (0: off).
     oracle_root_ms: 1000, 0, 60000;
+    /// 1: with `use_pvs`, re-search a null window that failed high from its value (NegaScout)
+    /// instead of from alpha (PVS).
+    negascout: 0, 0, 1;
+    /// 1: extend checking moves that do not lose material by one ply.
+    check_extension: 1, 0, 1;
+    /// Late-move reduction = lmr_base/100 + ln(depth)·ln(move number)·100/lmr_divisor.
+    lmr_base: 50, 0, 400;
+    lmr_divisor: 170, 50, 2000;
+    /// Late-move pruning at remaining depth d ≤ 3: quiet moves after lmp_base + lmp_factor·d².
+    lmp_base: 5, 0, 200;
+    lmp_factor: 4, 0, 100;
+    /// Captures losing more than see_prune_margin·depth (static exchange) are pruned at d ≤ 3.
+    see_prune_margin: 120, 0, 5000;
+    /// Razoring at remaining depth d ≤ 2 when the static evaluation is below alpha by more than
+    /// razor_margin·d (0: off).
+    razor_margin: 400, 0, 5000;
+    /// Null-move pruning from this remaining depth on.
+    null_move_min_depth: 2, 1, 32;
+    /// Internal iterative reduction: one ply less without a table move from this depth on.
+    iir_depth: 6, 1, 64;
+    /// Aspiration windows from this iteration on.
+    aspiration_min_depth: 4, 1, 64;
+    /// Quiescence delta pruning margin (centipawns).
+    qsearch_delta: 200, 0, 5000;
+    /// History bonus = min(history_bonus_scale·depth², history_bonus_cap).
+    history_bonus_scale: 32, 0, 1000;
+    history_bonus_cap: 1600, 0, 16000;
+    /// Soppo applies when the non-pawn pieces in both hands plus promoted pieces (horse and
+    /// dragon count twice) reach this.
+    soppo_endgame_phase: 4, 0, 60;
+    /// DS-Cut: D leaves out at most this permille of the recorded cutoffs...
+    soppo_ds_tail: 30, 0, 500;
+    /// ...once this many cutoffs are recorded (before that nothing is pruned)...
+    soppo_ds_min_samples: 32, 1, 1000000;
+    /// ...plus this slack, and never below soppo_ds_min.
+    soppo_ds_slack: 1, 0, 8;
+    soppo_ds_min: 2, 1, 8;
+    /// 1: test every main-search node for a mate in one.
+    oracle_mate1: 1, 0, 1;
+    /// df-pn probes where the opponent king has at most this many safe squares and we attack
+    /// at least oracle_probe_attacks of its neighbours...
+    oracle_probe_escapes: 1, 0, 8;
+    oracle_probe_attacks: 3, 0, 8;
+    /// ...at nodes with at least this remaining depth.
+    oracle_probe_depth: 5, 1, 64;
+    /// Table sizes (MiB) of the probe and root solvers.
+    oracle_probe_hash_mb: 4, 1, 1024;
+    oracle_root_hash_mb: 64, 1, 4096;
+    /// 1: evaluate by material only (board and hand), as a plain material engine does; for
+    /// comparisons.
+    eval_material_only: 0, 0, 1;
+    /// Scales (percent) of the evaluation's king-safety and piece-placement terms.
+    eval_king_safety: 100, 0, 400;
+    eval_placement: 100, 0, 400;
+    /// Percent of the soft time limit when the best move just changed / has been stable.
+    time_unstable_pct: 140, 10, 500;
+    time_stable_pct: 75, 10, 500;
 }
 
 impl Params {

@@ -1,0 +1,411 @@
+//! The hand-written evaluation: material (board and hand), piece placement relative to both
+//! kings, slider mobility, and king safety (attacks on the king's zone against its defenders,
+//! escape squares, the enemy's pieces in hand, an open king file).
+//!
+//! Every number comes from [`crate::eval_weights`]. The evaluation is computed from scratch:
+//! one pass over the pieces and a dozen attack queries per king, a few hundred nanoseconds.
+
+use crate::eval_weights::*;
+use shogi::{attacks, Bitboard, Color, PieceKind, Position, Square};
+
+/// The value of a position for the side to move, in centipawns.
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_scaled(pos, Scales::default())
+}
+
+/// Global scales of the evaluation's terms, in percent (the parameters `eval_king_safety` and
+/// `eval_placement`), for tuning from outside without touching the weight tables.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Scales {
+    pub king_safety: i32,
+    pub placement: i32,
+}
+
+impl Default for Scales {
+    fn default() -> Scales {
+        Scales { king_safety: 100, placement: 100 }
+    }
+}
+
+/// [`evaluate`] with the king-safety and placement terms scaled.
+pub fn evaluate_scaled(pos: &Position, scales: Scales) -> i32 {
+    let maps = AttackMaps::new(pos);
+    let black =
+        side_score(pos, Color::Black, &maps, scales) - side_score(pos, Color::White, &maps, scales);
+    let v = if pos.side_to_move() == Color::Black { black } else { -black };
+    v + TEMPO
+}
+
+/// Squares each side attacks at least once and at least twice (kings left out). Sliders see
+/// through the enemy king, so that the squares behind it count as attacked (it cannot step
+/// there).
+pub struct AttackMaps {
+    pub once: [Bitboard; 2],
+    pub twice: [Bitboard; 2],
+    /// Squares attacked by each side's bishops/horses and rooks/dragons (mobility).
+    pub mobility: [i32; 2],
+}
+
+impl AttackMaps {
+    pub fn new(pos: &Position) -> AttackMaps {
+        let mut once = [Bitboard::EMPTY; 2];
+        let mut twice = [Bitboard::EMPTY; 2];
+        let mut mobility = [0i32; 2];
+        let occ = pos.occupied();
+        for color in Color::ALL {
+            let c = color.index();
+            let occ_x = match pos.king_square(!color) {
+                Some(k) => occ ^ Bitboard::from_square(k),
+                None => occ,
+            };
+            let (mut a1, mut a2) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            let mut mob = 0;
+            for sq in pos.pieces_of(color) {
+                let kind = pos.piece_at(sq).kind();
+                if kind == PieceKind::King {
+                    continue;
+                }
+                let att = attacks::attacks(color, kind, sq, occ_x);
+                match kind {
+                    PieceKind::Bishop | PieceKind::Horse => {
+                        mob += att.count() as i32 * MOBILITY_BISHOP;
+                    }
+                    PieceKind::Rook | PieceKind::Dragon => {
+                        mob += att.count() as i32 * MOBILITY_ROOK;
+                    }
+                    _ => {}
+                }
+                a2 |= a1 & att;
+                a1 |= att;
+            }
+            once[c] = a1;
+            twice[c] = a2;
+            mobility[c] = mob;
+        }
+        AttackMaps { once, twice, mobility }
+    }
+}
+
+/// A direct-mapped cache of evaluations by position key: the upper 48 bits of the key and the
+/// value in the low 16 bits of one word.
+pub struct EvalCache {
+    slots: Vec<u64>,
+    mask: usize,
+}
+
+impl EvalCache {
+    /// A cache of `1 << bits` entries (8 bytes each).
+    pub fn new(bits: u32) -> EvalCache {
+        EvalCache { slots: vec![0; 1 << bits], mask: (1 << bits) - 1 }
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = 0);
+    }
+
+    #[inline(always)]
+    pub fn probe(&self, key: u64) -> Option<i32> {
+        let s = self.slots[key as usize & self.mask];
+        if s != 0 && (s ^ key) >> 16 == 0 {
+            Some(s as u16 as i16 as i32)
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    pub fn store(&mut self, key: u64, value: i32) {
+        let v = value.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+        self.slots[key as usize & self.mask] = (key & !0xffff) | v;
+    }
+}
+
+/// Material only (board and hand), for the side to move.
+pub fn material(pos: &Position) -> i32 {
+    let mut s = [0i32; 2];
+    for color in Color::ALL {
+        let c = color.index();
+        let hand = pos.hand(color);
+        for kind in PieceKind::HAND {
+            s[c] += hand.count(kind) as i32 * HAND_VALUE[kind.index()];
+        }
+        for sq in pos.pieces_of(color) {
+            s[c] += BOARD_VALUE[pos.piece_at(sq).kind().index()];
+        }
+    }
+    let black = s[0] - s[1];
+    if pos.side_to_move() == Color::Black {
+        black
+    } else {
+        -black
+    }
+}
+
+/// The value of a piece on the board.
+#[inline(always)]
+pub fn board_value(kind: PieceKind) -> i32 {
+    BOARD_VALUE[kind.index()]
+}
+
+/// What capturing a piece of `kind` gains: it leaves the board and joins our hand.
+#[inline(always)]
+pub fn capture_value(kind: PieceKind) -> i32 {
+    BOARD_VALUE[kind.index()] + HAND_VALUE[kind.unpromote().index()]
+}
+
+/// What promoting a piece of `kind` gains.
+#[inline(always)]
+pub fn promotion_gain(kind: PieceKind) -> i32 {
+    if kind.can_promote() {
+        BOARD_VALUE[kind.promote().index()] - BOARD_VALUE[kind.index()]
+    } else {
+        0
+    }
+}
+
+/// `[owner][king][sq]` → `(dr + 8) * 9 + df`: the placement-table cell of `sq` relative to
+/// `king`, seen from `owner` (see [`PlacementTable`]).
+static RELATIVE: [[[u8; 81]; 81]; 2] = build_relative();
+
+const fn build_relative() -> [[[u8; 81]; 81]; 2] {
+    let mut t = [[[0u8; 81]; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 81 {
+            let mut s = 0;
+            while s < 81 {
+                let df = (s / 9) as i32 - (k / 9) as i32;
+                let df = if df < 0 { -df } else { df };
+                let dr = (s % 9) as i32 - (k % 9) as i32;
+                let dr = if c == 0 { dr } else { -dr };
+                t[c][k][s] = ((dr + 8) * 9 + df) as u8;
+                s += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// The placement-table value of a piece of `class` owned by `owner` on `sq`, relative to `king`.
+#[inline(always)]
+fn placement(table: &PlacementTable, class: usize, owner: Color, sq: Square, king: Square) -> i32 {
+    let cell = RELATIVE[owner.index()][king.index()][sq.index()] as usize;
+    table[class][cell / 9][cell % 9] as i32
+}
+
+fn side_score(pos: &Position, us: Color, maps: &AttackMaps, scales: Scales) -> i32 {
+    let mut score = maps.mobility[us.index()];
+    let mut placed = 0;
+    let hand = pos.hand(us);
+    if !hand.is_empty() {
+        for kind in PieceKind::HAND {
+            score += hand.count(kind) as i32 * HAND_VALUE[kind.index()];
+        }
+    }
+    let own_king = pos.king_square(us);
+    let enemy_king = pos.king_square(!us);
+    for sq in pos.pieces_of(us) {
+        let kind = pos.piece_at(sq).kind();
+        let Some(class) = class_of(kind) else {
+            score += KING_RANK[sq.rank().relative_to(us) as usize];
+            continue;
+        };
+        score += BOARD_VALUE[kind.index()];
+        if let Some(k) = own_king {
+            placed += placement(&OWN_KING_TABLE, class, us, sq, k);
+        }
+        if let Some(k) = enemy_king {
+            placed += placement(&ENEMY_KING_TABLE, class, us, sq, k);
+        }
+    }
+    score += if scales.placement == 100 { placed } else { placed * scales.placement / 100 };
+    if let Some(k) = own_king {
+        let penalty = king_danger_penalty(pos, us, k, maps);
+        score -=
+            if scales.king_safety == 100 { penalty } else { penalty * scales.king_safety / 100 };
+    }
+    score
+}
+
+/// The zone of a king of `color` on each square: its eight neighbours and the three squares two
+/// ranks in front.
+static KING_ZONE: [[u128; 81]; 2] = build_zones();
+
+const fn build_zones() -> [[u128; 81]; 2] {
+    let mut t = [[0u128; 81]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let ahead: i32 = if c == 0 { -2 } else { 2 };
+        let mut s = 0;
+        while s < 81 {
+            let sq = Square::from_index_unchecked(s as u8);
+            let mut b = 0u128;
+            let mut df = -1;
+            while df <= 1 {
+                let mut dr = -1;
+                while dr <= 1 {
+                    if df != 0 || dr != 0 {
+                        if let Some(n) = sq.offset(df, dr) {
+                            b |= 1u128 << n.index();
+                        }
+                    }
+                    dr += 1;
+                }
+                if let Some(n) = sq.offset(df, ahead) {
+                    b |= 1u128 << n.index();
+                }
+                df += 1;
+            }
+            t[c][s] = b;
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// The king zone of `color`'s king on `ksq`.
+#[inline(always)]
+pub fn king_zone(color: Color, ksq: Square) -> Bitboard {
+    Bitboard(KING_ZONE[color.index()][ksq.index()])
+}
+
+/// Danger units around the king of `us` on `ksq` (see the weights).
+pub fn king_danger(pos: &Position, us: Color, ksq: Square, maps: &AttackMaps) -> i32 {
+    let them = !us;
+    let (u, t) = (us.index(), them.index());
+    let near = attacks::king(ksq);
+    let zone = king_zone(us, ksq);
+    let att1 = zone & maps.once[t];
+    let att2 = zone & maps.twice[t];
+    let mut danger = (att1.count() + att2.count()) as i32 * KS_ATTACK;
+    let weak = att1.and_not(maps.once[u]).count() + att2.and_not(maps.twice[u]).count();
+    danger += weak as i32 * KS_WEAK;
+    danger += (near & maps.once[t]).and_not(maps.once[u]).count() as i32 * KS_UNDEFENDED_ADJACENT;
+    let escapes = near.and_not(pos.pieces_of(us)).and_not(maps.once[t]).count() as usize;
+    danger += KS_ESCAPES[escapes.min(8)];
+    let hand = pos.hand(them);
+    if !hand.is_empty() {
+        for kind in PieceKind::HAND {
+            let mut n = hand.count(kind);
+            if kind == PieceKind::Pawn {
+                n = n.min(KS_HAND_PAWN_CAP);
+            }
+            danger += n as i32 * KS_HAND[kind.index()];
+        }
+    }
+    let enemy_rooks = pos.pieces(them, PieceKind::Rook) | pos.pieces(them, PieceKind::Dragon);
+    if (pos.pieces(us, PieceKind::Pawn) & Bitboard::file(ksq.file())).is_empty()
+        && (hand.has(PieceKind::Rook) || enemy_rooks.is_nonempty())
+    {
+        danger += KS_OPEN_FILE;
+    }
+    let defenders = near & (pos.golds(us) | pos.pieces(us, PieceKind::Silver));
+    danger -= defenders.count() as i32 * KS_DEFENDER;
+    danger
+}
+
+/// The king-safety penalty of `us`: quadratic in the danger.
+pub fn king_danger_penalty(pos: &Position, us: Color, ksq: Square, maps: &AttackMaps) -> i32 {
+    let d = king_danger(pos, us, ksq, maps) - KS_THRESHOLD;
+    if d <= 0 {
+        0
+    } else {
+        (d * d / KS_DIVISOR).min(KS_MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(sfen: &str) -> Position {
+        Position::from_sfen(sfen).expect("valid sfen")
+    }
+
+    #[test]
+    fn start_position_is_balanced_and_symmetric() {
+        let p = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        assert_eq!(evaluate(&p), TEMPO);
+        let w = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+        assert_eq!(evaluate(&w), TEMPO);
+    }
+
+    #[test]
+    fn material_counts_hand_above_board() {
+        let p = pos("4k4/9/9/9/9/9/9/9/4K4 b R 1");
+        let q = pos("4k4/9/9/9/9/9/9/9/R3K4 b - 1");
+        assert!(material(&p) > material(&q));
+        assert!(material(&q) > 0);
+    }
+
+    #[test]
+    fn exposed_king_scores_worse() {
+        let safe = pos("lnsg1gsnl/1r2k2b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        let ks = |p: &Position| {
+            let k = p.king_square(Color::White).expect("king");
+            king_danger(p, Color::White, k, &AttackMaps::new(p))
+        };
+        let attacked = pos("4k4/4G4/4P4/9/9/9/9/9/4K4 w GSr 1");
+        assert!(ks(&attacked) > ks(&safe) + 50, "{} vs {}", ks(&attacked), ks(&safe));
+        // The same material: White's golds beside its king, or away on the edges.
+        let castle = pos("ln5nl/1r1gkg1b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w 2s 1");
+        let bare = pos("ln5nl/1r2k2b1/ppppppppp/g7g/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w 2s 1");
+        assert_eq!(material(&castle), material(&bare));
+        assert!(
+            evaluate(&bare) + 50 < evaluate(&castle),
+            "{} vs {}",
+            evaluate(&bare),
+            evaluate(&castle)
+        );
+    }
+
+    /// Rotates a position by 180° and swaps the colours: the side to move sees the same game.
+    fn flipped(sfen: &str) -> String {
+        let f: Vec<&str> = sfen.split_whitespace().collect();
+        let swap = |c: char| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        let ranks: Vec<String> = f[0]
+            .split('/')
+            .rev()
+            .map(|r| {
+                // Keep '+' before its piece while reversing.
+                let mut cells: Vec<String> = Vec::new();
+                let mut plus = false;
+                for c in r.chars() {
+                    if c == '+' {
+                        plus = true;
+                        continue;
+                    }
+                    let s = if c.is_ascii_digit() { c.to_string() } else { swap(c).to_string() };
+                    cells.push(if plus { format!("+{s}") } else { s });
+                    plus = false;
+                }
+                cells.reverse();
+                cells.concat()
+            })
+            .collect();
+        let side = if f[1] == "b" { "w" } else { "b" };
+        let hand: String =
+            if f[2] == "-" { "-".to_owned() } else { f[2].chars().map(swap).collect() };
+        format!("{} {} {} 1", ranks.join("/"), side, hand)
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        for sfen in crate::bench::BENCH_POSITIONS {
+            let p = pos(sfen);
+            let q = pos(&flipped(sfen));
+            assert_eq!(evaluate(&p), evaluate(&q), "{sfen} vs {}", flipped(sfen));
+            assert_eq!(material(&p), material(&q), "{sfen}");
+        }
+    }
+}

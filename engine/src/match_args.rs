@@ -1,0 +1,342 @@
+//! The command line of `tsumugi match` and its translation into a [`MatchConfig`].
+
+use crate::external_engine::ExternalSpec;
+use crate::match_game::GameClock;
+use crate::matches::{pick_openings, run_match, MatchConfig, PlayerSpec};
+use crate::openings::{read_openings, Opening};
+use crate::params::Params;
+use crate::report::SearchLimits;
+use crate::time_manager::TimeSettings;
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// The opening file of the project, read from `../shared` at run time (never copied).
+pub const SHARED_OPENINGS: &str = "shared/problems/engine_opening_positions.sfen";
+/// Without a clock, a player silent this long loses.
+pub const UNTIMED_LIMIT_MS: u64 = 60_000;
+/// The time per move when no time, depth or node limit is given.
+pub const DEFAULT_MOVETIME_MS: u64 = 200;
+
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// A parameter of player A (repeatable): `--a soppo_mode=1`.
+    #[arg(long = "a", value_name = "NAME=VALUE")]
+    pub a: Vec<String>,
+    /// A parameters file for player A (applied before `--a`).
+    #[arg(long, value_name = "FILE")]
+    pub a_params: Option<PathBuf>,
+    /// A parameter of player B (repeatable).
+    #[arg(long = "b", value_name = "NAME=VALUE")]
+    pub b: Vec<String>,
+    /// A parameters file for player B.
+    #[arg(long, value_name = "FILE")]
+    pub b_params: Option<PathBuf>,
+    /// Player B is this external USI engine instead of Tsumugi.
+    #[arg(long, value_name = "PATH")]
+    pub external: Option<PathBuf>,
+    /// An argument for the external engine's command line (repeatable).
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub external_arg: Vec<String>,
+    /// A USI option for the external engine (repeatable): `--external-option USI_Hash=64`.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub external_option: Vec<String>,
+    /// Opening positions (SFEN or `position` lines), or `startpos`. Default: the project's
+    /// `../shared/problems/engine_opening_positions.sfen` when present, else the start position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// Start at this opening of the file (0-based).
+    #[arg(long, default_value_t = 0)]
+    pub opening_start: usize,
+    /// Shuffle the openings with this seed.
+    #[arg(long)]
+    pub shuffle: Option<u64>,
+    /// Time per move (as byoyomi, with no main time). The default when no time, depth or node
+    /// limit is given: 200.
+    #[arg(long, value_name = "MS", conflicts_with_all = ["time_ms", "inc_ms", "byoyomi_ms"])]
+    pub movetime_ms: Option<u64>,
+    /// Main time per side.
+    #[arg(long, value_name = "MS")]
+    pub time_ms: Option<u64>,
+    /// Fischer increment per move.
+    #[arg(long, value_name = "MS")]
+    pub inc_ms: Option<u64>,
+    /// Byoyomi per move.
+    #[arg(long, value_name = "MS")]
+    pub byoyomi_ms: Option<u64>,
+    /// Node limit per search.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth limit per search.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Games reaching this many plies (after the opening) are draws.
+    #[arg(long, default_value_t = 320)]
+    pub max_plies: u32,
+    /// Games played at the same time (each with its own engines).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Hash (MiB) of each in-process engine.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Network delay (ms) the in-process engines keep back from their time (there is no
+    /// network in-process; the time manager keeps a small safety margin anyway).
+    #[arg(long, default_value_t = 0)]
+    pub delay_ms: u64,
+    /// A move this much later than allowed still counts.
+    #[arg(long, default_value_t = 100)]
+    pub tolerance_ms: u64,
+    /// Write every game (comment line, `position ... moves ...`, final SFEN) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// No progress line per game on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn split_pair(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("{text:?} is not NAME=VALUE")),
+    }
+}
+
+/// Parameters from a file and `NAME=VALUE` settings.
+pub fn params_from(file: Option<&Path>, settings: &[String]) -> Result<Params, String> {
+    let mut p = Params::default();
+    if let Some(f) = file {
+        p.load(f).map_err(|e| e.to_string())?;
+    }
+    for s in settings {
+        let (name, value) = split_pair(s)?;
+        p.set_text(&name, &value).map_err(|e| e.to_string())?;
+    }
+    Ok(p)
+}
+
+/// `tsumugi[soppo_mode=1]`: the parameters that differ from the defaults.
+pub fn internal_name(p: &Params) -> String {
+    let d = Params::default();
+    let diff: Vec<String> = Params::SPECS
+        .iter()
+        .filter(|s| p.get(s.name) != d.get(s.name))
+        .map(|s| format!("{}={}", s.name, p.get(s.name).unwrap_or(s.default)))
+        .collect();
+    if diff.is_empty() {
+        "tsumugi".to_string()
+    } else {
+        format!("tsumugi[{}]", diff.join(","))
+    }
+}
+
+fn default_openings() -> Option<PathBuf> {
+    let candidates = [
+        PathBuf::from("..").join(SHARED_OPENINGS),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(SHARED_OPENINGS),
+    ];
+    candidates.into_iter().find(|p| p.is_file())
+}
+
+impl MatchArgs {
+    pub fn to_config(&self) -> Result<MatchConfig, String> {
+        if self.games == 0 {
+            return Err("--games must be at least 1".to_string());
+        }
+        let settings = TimeSettings { network_delay_ms: self.delay_ms, minimum_thinking_ms: 0 };
+        let internal = |file: Option<&PathBuf>, set: &[String]| -> Result<PlayerSpec, String> {
+            let params = params_from(file.map(PathBuf::as_path), set)?;
+            Ok(PlayerSpec::Internal {
+                name: internal_name(&params),
+                params,
+                hash_mb: self.hash.max(1),
+                settings,
+            })
+        };
+        let a = internal(self.a_params.as_ref(), &self.a).map_err(|e| format!("player A: {e}"))?;
+        let b = match &self.external {
+            Some(path) => {
+                if !self.b.is_empty() || self.b_params.is_some() {
+                    return Err("--b/--b-params and --external exclude each other".to_string());
+                }
+                let options = self.external_option.iter().map(|o| split_pair(o)).collect::<Result<
+                    Vec<_>,
+                    _,
+                >>(
+                )?;
+                PlayerSpec::External(ExternalSpec {
+                    path: path.clone(),
+                    args: self.external_arg.clone(),
+                    options,
+                })
+            }
+            None => {
+                internal(self.b_params.as_ref(), &self.b).map_err(|e| format!("player B: {e}"))?
+            }
+        };
+        let openings = match self.openings.as_deref() {
+            Some("startpos") => vec![Opening::startpos()],
+            Some(file) => read_openings(Path::new(file))?,
+            None => match default_openings() {
+                Some(path) => read_openings(&path)?,
+                None => {
+                    eprintln!("note: {SHARED_OPENINGS} not found; playing from the start position");
+                    vec![Opening::startpos()]
+                }
+            },
+        };
+        let openings = pick_openings(openings, self.opening_start, self.shuffle);
+        let timed = self.movetime_ms.is_some()
+            || self.time_ms.is_some()
+            || self.inc_ms.is_some()
+            || self.byoyomi_ms.is_some();
+        let movetime = match self.movetime_ms {
+            None if !timed && self.nodes.is_none() && self.depth.is_none() => {
+                Some(DEFAULT_MOVETIME_MS)
+            }
+            m => m,
+        };
+        let clock = match movetime {
+            Some(m) => GameClock {
+                main_ms: Some(0),
+                inc_ms: 0,
+                byoyomi_ms: m,
+                tolerance_ms: self.tolerance_ms,
+                untimed_limit_ms: UNTIMED_LIMIT_MS,
+            },
+            None => GameClock {
+                main_ms: if timed { Some(self.time_ms.unwrap_or(0)) } else { None },
+                inc_ms: self.inc_ms.unwrap_or(0),
+                byoyomi_ms: self.byoyomi_ms.unwrap_or(0),
+                tolerance_ms: self.tolerance_ms,
+                untimed_limit_ms: UNTIMED_LIMIT_MS,
+            },
+        };
+        Ok(MatchConfig {
+            a,
+            b,
+            games: self.games,
+            openings,
+            clock,
+            limits: SearchLimits { depth: self.depth, nodes: self.nodes, multipv: 1 },
+            max_plies: self.max_plies,
+            concurrency: self.concurrency.max(1),
+            record: self.record.clone(),
+            progress: !self.quiet,
+        })
+    }
+}
+
+fn describe_clock(c: &GameClock, limits: &SearchLimits) -> String {
+    let mut parts = Vec::new();
+    if c.is_timed() {
+        parts.push(format!(
+            "time {} ms + inc {} ms + byoyomi {} ms",
+            c.main_ms.unwrap_or(0),
+            c.inc_ms,
+            c.byoyomi_ms
+        ));
+    }
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("nodes {n}"));
+    }
+    parts.join(", ")
+}
+
+/// Runs `tsumugi match`; the exit code (0, or 2 on an error).
+pub fn run(args: &MatchArgs) -> u8 {
+    let config = match args.to_config() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("tsumugi match: {e}");
+            return 2;
+        }
+    };
+    println!(
+        "match: {} games, {} openings, {}, move limit {} plies",
+        config.games,
+        config.openings.len(),
+        describe_clock(&config.clock, &config.limits),
+        config.max_plies
+    );
+    match run_match(&config) {
+        Ok((summary, _)) => {
+            for line in summary.lines() {
+                println!("{line}");
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("tsumugi match: {e}");
+            2
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    fn config(line: &str) -> Result<MatchConfig, String> {
+        let argv = std::iter::once("match").chain(line.split_whitespace());
+        Cli::try_parse_from(argv).map_err(|e| e.to_string())?.args.to_config()
+    }
+
+    #[test]
+    fn players_and_clocks() {
+        let c = config("--a soppo_mode=1 --b soppo_mode=0 --openings startpos --movetime-ms 50")
+            .unwrap_or_else(|e| panic!("{e}"));
+        match (&c.a, &c.b) {
+            (PlayerSpec::Internal { name: a, .. }, PlayerSpec::Internal { name: b, .. }) => {
+                assert_eq!(
+                    (a.as_str(), b.as_str()),
+                    ("tsumugi[soppo_mode=1]", "tsumugi[soppo_mode=0]")
+                );
+            }
+            _ => panic!("two internal players expected"),
+        }
+        assert_eq!((c.clock.main_ms, c.clock.byoyomi_ms), (Some(0), 50));
+        let c = config("--openings startpos --depth 2").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!c.clock.is_timed());
+        assert_eq!(c.limits.depth, Some(2));
+        let c = config("--openings startpos").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.clock.byoyomi_ms, DEFAULT_MOVETIME_MS);
+        let c = config("--openings startpos --time-ms 10000 --inc-ms 100")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((c.clock.main_ms, c.clock.inc_ms, c.clock.byoyomi_ms), (Some(10000), 100, 0));
+        let c = config("--openings startpos --external /bin/x --external-option USI_Hash=16")
+            .unwrap_or_else(|e| panic!("{e}"));
+        match &c.b {
+            PlayerSpec::External(s) => {
+                assert_eq!(s.options, vec![("USI_Hash".to_string(), "16".to_string())]);
+            }
+            _ => panic!("external B expected"),
+        }
+    }
+
+    #[test]
+    fn bad_arguments() {
+        for bad in [
+            "--a soppo_mode=9",
+            "--a nonsense",
+            "--a no_such=1",
+            "--games 0",
+            "--openings /no/such/file",
+            "--external /bin/x --b soppo_mode=1",
+            "--movetime-ms 100 --time-ms 100",
+        ] {
+            assert!(config(bad).is_err(), "{bad}");
+        }
+    }
+}

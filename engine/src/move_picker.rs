@@ -1,0 +1,662 @@
+//! The staged move picker: the transposition-table move, good captures (by static exchange),
+//! killers and the counter-move, quiet moves and drops ordered by history and by the
+//! move-ordering features of seed 003 (gives check, attacks a piece, escapes an attack, lands on
+//! a focal square), and last the losing captures. Each stage is generated only when reached, so
+//! a node that is cut off by its table move never generates anything.
+//!
+//! In check, all evasions are generated at once and ordered the same way. The quiescence search
+//! uses its own short list of captures and promotions.
+
+use crate::eval::{board_value, capture_value, promotion_gain};
+use crate::history::History;
+use crate::params::Params;
+use shogi::movelist::MAX_MOVES;
+use shogi::{attacks, movegen, Bitboard, Move, MoveClass, MoveList, NonPromotions};
+use shogi::{PieceKind, Position, Square};
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    GoodCaptures,
+    Killer0,
+    Killer1,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    GenEvasions,
+    Evasions,
+    GenQCaptures,
+    QCaptures,
+    Done,
+}
+
+/// Whether `m` captures or promotes (the moves the quiescence search plays).
+#[inline(always)]
+pub fn is_tactical(pos: &Position, m: Move) -> bool {
+    m.is_promotion() || (!m.is_drop() && !pos.piece_at(m.to()).is_empty())
+}
+
+/// Whether `m` is a legal move in `pos`. Used for moves that come from the transposition table,
+/// killers and counter-moves, which may belong to another position. Exact: pawn drops that give
+/// check fall back to the full generator for the pawn-drop-mate rule.
+pub fn is_valid(pos: &Position, m: Move) -> bool {
+    if m.is_null() {
+        return false;
+    }
+    let us = pos.side_to_move();
+    let to = m.to();
+    let target = pos.piece_at(to);
+    let ksq = pos.king_square(us);
+    let checkers = pos.checkers();
+    if let Some(kind) = m.dropped() {
+        if !kind.is_hand_kind() || !pos.hand(us).has(kind) || !target.is_empty() || m.is_promotion()
+        {
+            return false;
+        }
+        let rel = to.rank().relative_to(us);
+        match kind {
+            PieceKind::Pawn | PieceKind::Lance if rel == 0 => return false,
+            PieceKind::Knight if rel < 2 => return false,
+            _ => {}
+        }
+        if kind == PieceKind::Pawn
+            && (pos.pieces(us, PieceKind::Pawn) & Bitboard::file(to.file())).is_nonempty()
+        {
+            return false;
+        }
+        if checkers.is_nonempty() {
+            let (Some(k), Some(c)) = (ksq, checkers.lsb()) else { return false };
+            if checkers.has_more_than_one() || !attacks::between(c, k).contains(to) {
+                return false;
+            }
+        }
+        if kind == PieceKind::Pawn {
+            if let Some(ek) = pos.king_square(!us) {
+                if attacks::pawn(us, to).contains(ek) {
+                    return movegen::is_legal(pos, m);
+                }
+            }
+        }
+        return true;
+    }
+    let from = m.from();
+    let piece = pos.piece_at(from);
+    let Some((color, kind)) = piece.get() else { return false };
+    if color != us || from == to {
+        return false;
+    }
+    if target.get().is_some_and(|(c, _)| c == us) {
+        return false;
+    }
+    let occ = pos.occupied();
+    if !attacks::attacks(us, kind, from, occ).contains(to) {
+        return false;
+    }
+    let rel_to = to.rank().relative_to(us);
+    if m.is_promotion() {
+        if !kind.can_promote() || (rel_to >= 3 && from.rank().relative_to(us) >= 3) {
+            return false;
+        }
+    } else {
+        match kind {
+            PieceKind::Pawn | PieceKind::Lance if rel_to == 0 => return false,
+            PieceKind::Knight if rel_to < 2 => return false,
+            _ => {}
+        }
+    }
+    if kind == PieceKind::King {
+        let without = occ ^ Bitboard::from_square(from);
+        return !pos.is_attacked(!us, to, without);
+    }
+    let Some(k) = ksq else { return true };
+    if checkers.is_nonempty() {
+        if checkers.has_more_than_one() {
+            return false;
+        }
+        let Some(c) = checkers.lsb() else { return false };
+        if !(attacks::between(c, k) | checkers).contains(to) {
+            return false;
+        }
+    }
+    !pos.pinned().contains(from) || attacks::aligned(from, k, to)
+}
+
+/// Static exchange evaluation of `m` on its destination: the material balance, in capture
+/// values, after both sides capture there with their least valuable piece while it pays.
+/// Pins and promotions during the exchange are ignored.
+pub fn see(pos: &Position, m: Move) -> i32 {
+    let us = pos.side_to_move();
+    let to = m.to();
+    let to_bb = Bitboard::from_square(to);
+    let (mut occ, mut on_to, first) = match m.dropped() {
+        Some(kind) => (pos.occupied() | to_bb, capture_value(kind), 0),
+        None => {
+            let from = m.from();
+            let kind = pos.piece_at(from).kind();
+            let moved = if m.is_promotion() { kind.promote() } else { kind };
+            let victim = pos.piece_at(to).get().map_or(0, |(_, k)| capture_value(k));
+            let promo = if m.is_promotion() { promotion_gain(kind) } else { 0 };
+            (
+                (pos.occupied() ^ Bitboard::from_square(from)) | to_bb,
+                capture_value(moved),
+                victim + promo,
+            )
+        }
+    };
+    let mut gain = [0i32; 40];
+    gain[0] = first;
+    let mut d = 0;
+    let mut side = !us;
+    loop {
+        let attackers = pos.attackers_to(side, to, occ) & occ;
+        let Some((sq, kind)) = least_valuable(pos, attackers) else { break };
+        if kind == PieceKind::King && (pos.attackers_to(!side, to, occ) & occ).is_nonempty() {
+            break;
+        }
+        d += 1;
+        if d >= gain.len() {
+            break;
+        }
+        gain[d] = on_to - gain[d - 1];
+        if (-gain[d - 1]).max(gain[d]) < 0 {
+            break;
+        }
+        occ ^= Bitboard::from_square(sq);
+        on_to = capture_value(kind);
+        side = !side;
+    }
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
+}
+
+/// Kinds from the least to the most valuable, for exchanges.
+const EXCHANGE_ORDER: [PieceKind; 14] = [
+    PieceKind::Pawn,
+    PieceKind::Lance,
+    PieceKind::Knight,
+    PieceKind::Silver,
+    PieceKind::ProPawn,
+    PieceKind::ProLance,
+    PieceKind::ProKnight,
+    PieceKind::ProSilver,
+    PieceKind::Gold,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::Horse,
+    PieceKind::Dragon,
+    PieceKind::King,
+];
+
+#[inline]
+fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(Square, PieceKind)> {
+    if attackers.is_empty() {
+        return None;
+    }
+    for kind in EXCHANGE_ORDER {
+        if let Some(sq) = (attackers & pos.pieces_kind(kind)).lsb() {
+            return Some((sq, kind));
+        }
+    }
+    None
+}
+
+/// What a node knows to tell cheaply whether a move gives check.
+pub struct CheckInfo {
+    enemy_king: Option<Square>,
+    /// Squares from which each kind (ours) attacks the enemy king.
+    squares: [Bitboard; PieceKind::NUM],
+    /// Our pieces whose move may uncover a slider's check.
+    discoverers: Bitboard,
+}
+
+impl CheckInfo {
+    pub fn new(pos: &Position) -> CheckInfo {
+        let us = pos.side_to_move();
+        let mut squares = [Bitboard::EMPTY; PieceKind::NUM];
+        let ek = pos.king_square(!us);
+        let mut discoverers = Bitboard::EMPTY;
+        if let Some(ek) = ek {
+            let occ = pos.occupied();
+            for kind in PieceKind::ALL {
+                if kind != PieceKind::King {
+                    squares[kind.index()] = attacks::attacks(!us, kind, ek, occ);
+                }
+            }
+            discoverers = pos.slider_blockers(us, ek) & pos.pieces_of(us);
+        }
+        CheckInfo { enemy_king: ek, squares, discoverers }
+    }
+
+    /// Whether the legal move `m` gives check.
+    #[inline]
+    pub fn gives_check(&self, pos: &Position, m: Move) -> bool {
+        let Some(ek) = self.enemy_king else { return false };
+        let to = m.to();
+        match m.dropped() {
+            Some(kind) => self.squares[kind.index()].contains(to),
+            None => {
+                let from = m.from();
+                let kind = pos.piece_at(from).kind();
+                let kind = if m.is_promotion() { kind.promote() } else { kind };
+                if self.discoverers.contains(from) && !attacks::aligned(from, ek, to) {
+                    return true;
+                }
+                match kind {
+                    PieceKind::King => false,
+                    // Sliders: the precomputed squares use the current occupancy, in which
+                    // the mover itself may block its own line; recompute.
+                    PieceKind::Lance
+                    | PieceKind::Bishop
+                    | PieceKind::Rook
+                    | PieceKind::Horse
+                    | PieceKind::Dragon => {
+                        let occ = (pos.occupied() ^ Bitboard::from_square(from))
+                            | Bitboard::from_square(to);
+                        attacks::attacks(pos.side_to_move(), kind, to, occ).contains(ek)
+                    }
+                    _ => self.squares[kind.index()].contains(to),
+                }
+            }
+        }
+    }
+}
+
+/// What the ordering features need to know about the opponent's attacks: the squares it attacks
+/// once and twice (one pass over its pieces), and our non-pawn pieces it attacks.
+pub struct Threats {
+    once: Bitboard,
+    twice: Bitboard,
+    threatened: Bitboard,
+}
+
+impl Threats {
+    pub fn new(pos: &Position) -> Threats {
+        let us = pos.side_to_move();
+        let them = !us;
+        let occ = pos.occupied();
+        let (mut once, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for sq in pos.pieces_of(them) {
+            let att = attacks::attacks(them, pos.piece_at(sq).kind(), sq, occ);
+            twice |= once & att;
+            once |= att;
+        }
+        let ours = pos.pieces_of(us).and_not(pos.pieces(us, PieceKind::Pawn));
+        Threats { once, twice, threatened: ours & once }
+    }
+}
+
+/// The ordering features of a non-capturing move (seed 003), weighted by the parameters:
+/// gives check, attacks an enemy piece (not a pawn) from its destination, escapes from an
+/// attacked square, and lands on a focal square (one the opponent attacks twice or more); and,
+/// beyond the seed, a penalty for landing where the opponent attacks at all.
+fn feature_score(
+    pos: &Position,
+    m: Move,
+    ci: &CheckInfo,
+    threats: &Threats,
+    params: &Params,
+) -> i32 {
+    let us = pos.side_to_move();
+    let them = !us;
+    let to = m.to();
+    let occ = pos.occupied();
+    let mut s = 0;
+    if ci.gives_check(pos, m) {
+        s += params.order_check;
+    }
+    let (kind, occ_after) = match m.dropped() {
+        Some(k) => (k, occ | Bitboard::from_square(to)),
+        None => {
+            let from = m.from();
+            let k = pos.piece_at(from).kind();
+            if threats.threatened.contains(from) {
+                s += params.order_escape;
+            }
+            let k = if m.is_promotion() { k.promote() } else { k };
+            (k, (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to))
+        }
+    };
+    let targets = pos.pieces_of(them).and_not(pos.pieces(them, PieceKind::Pawn));
+    if (attacks::attacks(us, kind, to, occ_after) & targets).is_nonempty() {
+        s += params.order_attack;
+    }
+    if threats.twice.contains(to) {
+        s += params.order_focal;
+    }
+    if threats.once.contains(to) {
+        s -= params.order_unsafe;
+    }
+    s
+}
+
+/// MVV-LVA score of a capture or promotion.
+#[inline(always)]
+fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = pos.piece_at(m.to()).get().map_or(0, |(_, k)| capture_value(k));
+    match m.dropped() {
+        Some(_) => victim,
+        None => {
+            let kind = pos.piece_at(m.from()).kind();
+            let promo = if m.is_promotion() { promotion_gain(kind) } else { 0 };
+            victim + promo - board_value(kind) / 8
+        }
+    }
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    /// Special moves already returned (table move, killers, counter), skipped later.
+    returned: [Move; 4],
+    n_returned: usize,
+    generated: MoveList,
+    moves: [Move; MAX_MOVES],
+    scores: [i32; MAX_MOVES],
+    len: usize,
+    cur: usize,
+    bad: [Move; 64],
+    bad_len: usize,
+    bad_cur: usize,
+}
+
+impl MovePicker {
+    /// A picker with nothing to give; [`MovePicker::init`] prepares it for a node. Pickers are
+    /// kept per ply and reused, so that a node allocates nothing.
+    pub fn empty() -> MovePicker {
+        MovePicker {
+            stage: Stage::Done,
+            tt_move: Move::NULL,
+            killers: [Move::NULL; 2],
+            counter: Move::NULL,
+            returned: [Move::NULL; 4],
+            n_returned: 0,
+            generated: MoveList::new(),
+            moves: [Move::NULL; MAX_MOVES],
+            scores: [0; MAX_MOVES],
+            len: 0,
+            cur: 0,
+            bad: [Move::NULL; 64],
+            bad_len: 0,
+            bad_cur: 0,
+        }
+    }
+
+    /// Prepares the picker for a main-search node.
+    pub fn init(&mut self, pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) {
+        let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::TtMove };
+        self.start(stage, tt_move, killers, counter);
+    }
+
+    /// Prepares the picker for a quiescence node: captures and promotions (all evasions in
+    /// check).
+    pub fn init_quiescence(&mut self, pos: &Position, tt_move: Move) {
+        let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::GenQCaptures };
+        self.start(stage, tt_move, [Move::NULL; 2], Move::NULL);
+    }
+
+    fn start(&mut self, stage: Stage, tt_move: Move, killers: [Move; 2], counter: Move) {
+        self.stage = stage;
+        self.tt_move = tt_move;
+        self.killers = killers;
+        self.counter = counter;
+        self.n_returned = 0;
+        self.len = 0;
+        self.cur = 0;
+        self.bad_len = 0;
+        self.bad_cur = 0;
+    }
+
+    /// Generates `class` moves and appends them to the picking arrays.
+    fn generate(&mut self, pos: &Position, class: MoveClass) {
+        self.generated.clear();
+        movegen::generate(pos, class, NonPromotions::Skip, &mut self.generated);
+        for &m in self.generated.iter() {
+            if self.len < MAX_MOVES {
+                self.moves[self.len] = m;
+                self.len += 1;
+            }
+        }
+    }
+
+    fn reset(&mut self) {
+        self.len = 0;
+        self.cur = 0;
+    }
+
+    /// Picks the highest-scored move from `cur` on and swaps it into place.
+    #[inline]
+    fn pick_best(&mut self) -> Option<Move> {
+        if self.cur >= self.len {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..self.len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(best, self.cur);
+        self.scores.swap(best, self.cur);
+        let m = self.moves[self.cur];
+        self.cur += 1;
+        Some(m)
+    }
+
+    /// Insertion sort of the whole list, best first (stable).
+    fn sort_descending(&mut self) {
+        for i in 1..self.len {
+            let (m, s) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < s {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = s;
+        }
+    }
+
+    #[inline(always)]
+    fn was_returned(&self, m: Move) -> bool {
+        self.returned[..self.n_returned].contains(&m)
+    }
+
+    fn remember(&mut self, m: Move) {
+        if self.n_returned < self.returned.len() {
+            self.returned[self.n_returned] = m;
+            self.n_returned += 1;
+        }
+    }
+
+    /// The next move to search, or `None` when the node has no more.
+    pub fn next(&mut self, pos: &Position, history: &History, params: &Params) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenCaptures;
+                    if is_valid(pos, self.tt_move) {
+                        self.remember(self.tt_move);
+                        return Some(self.tt_move);
+                    }
+                }
+                Stage::GenCaptures => {
+                    self.reset();
+                    self.generate(pos, MoveClass::CapturesPromotions);
+                    for i in 0..self.len {
+                        self.scores[i] = mvv_lva(pos, self.moves[i]);
+                    }
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    Some(m) if self.was_returned(m) => {}
+                    Some(m) => {
+                        if see(pos, m) >= 0 || self.bad_len >= self.bad.len() {
+                            return Some(m);
+                        }
+                        self.bad[self.bad_len] = m;
+                        self.bad_len += 1;
+                    }
+                    None => self.stage = Stage::Killer0,
+                },
+                Stage::Killer0 | Stage::Killer1 | Stage::Counter => {
+                    let (m, next) = match self.stage {
+                        Stage::Killer0 => (self.killers[0], Stage::Killer1),
+                        Stage::Killer1 => (self.killers[1], Stage::Counter),
+                        _ => (self.counter, Stage::GenQuiets),
+                    };
+                    self.stage = next;
+                    if !m.is_null()
+                        && !self.was_returned(m)
+                        && !is_tactical_raw(pos, m)
+                        && is_valid(pos, m)
+                    {
+                        self.remember(m);
+                        return Some(m);
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.reset();
+                    self.generate(pos, MoveClass::Quiets);
+                    self.generate(pos, MoveClass::Drops);
+                    let ci = CheckInfo::new(pos);
+                    let threats = Threats::new(pos);
+                    let us = pos.side_to_move();
+                    for i in 0..self.len {
+                        let m = self.moves[i];
+                        self.scores[i] =
+                            history.get(us, m) + 4 * feature_score(pos, m, &ci, &threats, params);
+                    }
+                    self.sort_descending();
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.cur >= self.len {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    let m = self.moves[self.cur];
+                    self.cur += 1;
+                    if !self.was_returned(m) {
+                        return Some(m);
+                    }
+                }
+                Stage::BadCaptures => {
+                    if self.bad_cur < self.bad_len {
+                        let m = self.bad[self.bad_cur];
+                        self.bad_cur += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    self.reset();
+                    self.generate(pos, MoveClass::Evasions);
+                    let us = pos.side_to_move();
+                    let ci = CheckInfo::new(pos);
+                    let threats = Threats::new(pos);
+                    for i in 0..self.len {
+                        let m = self.moves[i];
+                        self.scores[i] = if m == self.tt_move {
+                            i32::MAX
+                        } else if is_tactical(pos, m) {
+                            4 * params.order_capture + mvv_lva(pos, m)
+                        } else {
+                            history.get(us, m) + 4 * feature_score(pos, m, &ci, &threats, params)
+                        };
+                    }
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.pick_best() {
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::GenQCaptures => {
+                    self.reset();
+                    self.generate(pos, MoveClass::CapturesPromotions);
+                    for i in 0..self.len {
+                        let m = self.moves[i];
+                        self.scores[i] = if m == self.tt_move { i32::MAX } else { mvv_lva(pos, m) };
+                    }
+                    self.stage = Stage::QCaptures;
+                }
+                Stage::QCaptures => match self.pick_best() {
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn is_tactical_raw(pos: &Position, m: Move) -> bool {
+    if m.is_drop() {
+        return false;
+    }
+    m.is_promotion() || pos.piece_at(m.to()).get().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every legal move comes out exactly once, whatever the hints.
+    #[test]
+    fn picker_yields_each_legal_move_once() {
+        let sfens = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+            "ln1g3nl/1r1s1kg2/p2ppp1p1/2p3p1p/1p5P1/2P1P1P2/PPSP1P2P/2G2S1R1/LN2KG1NL b Bb 1",
+            "4k4/9/4P4/9/9/9/9/9/4K4 w - 1",
+        ];
+        let history = History::new();
+        let params = Params::default();
+        for sfen in sfens {
+            let pos = Position::from_sfen(sfen).expect("sfen");
+            let mut legal = MoveList::new();
+            movegen::generate(&pos, MoveClass::Legal, NonPromotions::Skip, &mut legal);
+            // Hints: a legal quiet move as TT move and killers, and some garbage.
+            let hint = legal.iter().copied().find(|&m| !is_tactical(&pos, m)).unwrap_or(Move::NULL);
+            let garbage = Move::from_raw(0x1234);
+            let mut picker = MovePicker::empty();
+            picker.init(&pos, hint, [garbage, hint], legal[0]);
+            let mut seen = Vec::new();
+            while let Some(m) = picker.next(&pos, &history, &params) {
+                assert!(legal.contains(&m), "{sfen}: {m} not legal");
+                assert!(!seen.contains(&m), "{sfen}: {m} twice");
+                seen.push(m);
+            }
+            assert_eq!(seen.len(), legal.len(), "{sfen}");
+            for &m in legal.iter() {
+                assert!(is_valid(&pos, m), "{sfen}: {m} should be valid");
+            }
+        }
+    }
+
+    #[test]
+    fn see_values_simple_exchanges() {
+        // A pawn takes a pawn defended by a gold: wins a pawn, loses the pawn back.
+        let pos = Position::from_sfen("4k4/9/4g4/4p4/4P4/9/9/9/4K4 b - 1").expect("sfen");
+        let m = Move::normal(
+            Square::from_coords(4, 4).expect("sq"),
+            Square::from_coords(4, 3).expect("sq"),
+        );
+        assert_eq!(see(&pos, m), 0);
+        // A rook takes a pawn defended by a gold: loses the rook for a pawn.
+        let pos = Position::from_sfen("4k4/9/4g4/4p4/9/9/9/4R4/3K5 b - 1").expect("sfen");
+        let m = Move::normal(
+            Square::from_coords(4, 7).expect("sq"),
+            Square::from_coords(4, 3).expect("sq"),
+        );
+        assert!(see(&pos, m) < 0);
+    }
+}

@@ -1,0 +1,871 @@
+//! Iterative-deepening alpha-beta: aspiration windows, PVS (or NegaScout, or plain alpha-beta),
+//! mate-distance pruning, the transposition table, a mate-in-1 oracle at every node and df-pn
+//! probes where the enemy king is exposed, reverse and extended futility pruning at remaining
+//! depths 1–3, null-move pruning, late-move reductions and pruning, check extension, soppo
+//! pruning in the endgame, and a quiescence search (see [`crate::qsearch`]).
+//!
+//! Scores are centipawns from the side to move; mates are `VALUE_MATE - plies` from the root
+//! (see [`mate_in`]). Repetitions on the search path (a position seen once before, in the game
+//! or in the search) score as the rules will score them four times over: sennichite is a draw,
+//! perpetual check loses for the checker.
+
+use crate::control::SearchControl;
+use crate::eval::{evaluate_scaled, material, EvalCache, Scales};
+use crate::history::{History, MAX_PLY};
+use crate::move_picker::{is_tactical, see, CheckInfo, MovePicker};
+use crate::oracle::{mate_in_1, Oracle};
+use crate::params::Params;
+use crate::report::{Score, SearchInfo};
+use crate::soppo::Soppo;
+use crate::tt::{Bound, TranspositionTable};
+use shogi::{movegen, Move, MoveClass, MoveList, NonPromotions, Position, Repetition};
+
+pub const VALUE_MATE: i32 = 32000;
+pub const VALUE_INF: i32 = 32001;
+/// Scores beyond this are mates.
+pub const VALUE_MATE_IN_MAX: i32 = VALUE_MATE - 1000;
+pub const VALUE_DRAW: i32 = 0;
+/// "No static evaluation" (in check).
+const VALUE_NONE: i32 = -VALUE_INF;
+
+/// Mate by the side to move in `ply` plies from the root.
+#[inline(always)]
+pub fn mate_in(ply: usize) -> i32 {
+    VALUE_MATE - ply as i32
+}
+
+/// The side to move is mated `ply` plies from the root.
+#[inline(always)]
+pub fn mated_in(ply: usize) -> i32 {
+    -VALUE_MATE + ply as i32
+}
+
+/// A score as stored in the table: mate distances counted from the node, not the root.
+#[inline(always)]
+pub fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= VALUE_MATE_IN_MAX {
+        s + ply as i32
+    } else if s <= -VALUE_MATE_IN_MAX {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+#[inline(always)]
+pub fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= VALUE_MATE_IN_MAX {
+        s - ply as i32
+    } else if s <= -VALUE_MATE_IN_MAX {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// The report form of an internal score.
+pub fn to_score(s: i32) -> Score {
+    if s >= VALUE_MATE_IN_MAX {
+        Score::Mate(VALUE_MATE - s)
+    } else if s <= -VALUE_MATE_IN_MAX {
+        Score::Mate(-(VALUE_MATE + s))
+    } else {
+        Score::Cp(s)
+    }
+}
+
+/// A move at the root with its scores and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score of the current iteration (`-VALUE_INF` when not searched to completion).
+    pub score: i32,
+    pub previous_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// Per-ply state of the path.
+#[derive(Copy, Clone)]
+struct Frame {
+    static_eval: i32,
+    current: Move,
+}
+
+/// The keys of the last `REPETITION_WINDOW` positions of the game before `pos`, oldest first,
+/// and `pos`'s own (by unmaking the game's moves on a copy).
+fn root_keys(pos: &Position) -> Vec<u64> {
+    let mut keys = Vec::with_capacity(REPETITION_WINDOW + MAX_PLY + 8);
+    let mut p = pos.clone();
+    let back = p.history_len().min(REPETITION_WINDOW);
+    let mut earlier = Vec::with_capacity(back);
+    for _ in 0..back {
+        if p.last_move().is_null() {
+            // A null move in the history cannot be taken back with unmake_move.
+            break;
+        }
+        p.unmake_move();
+        earlier.push(p.key());
+    }
+    keys.extend(earlier.iter().rev());
+    keys.push(pos.key());
+    keys
+}
+
+/// One search (one `go`): borrows the engine's long-lived tables.
+pub struct Searcher<'a> {
+    pub pos: Position,
+    pub params: &'a Params,
+    pub tt: &'a mut TranspositionTable,
+    pub history: &'a mut History,
+    pub oracle: &'a mut Oracle,
+    pub eval_cache: &'a mut EvalCache,
+    pub soppo: Soppo,
+    control: &'a SearchControl,
+    node_limit: u64,
+    /// Set by the root oracle when it proves a result: the alpha-beta search may end.
+    external_stop: Option<&'a std::sync::atomic::AtomicBool>,
+    pub nodes: u64,
+    next_poll: u64,
+    pub stopped: bool,
+    seldepth: usize,
+    frames: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 2]>,
+    pv_len: Vec<usize>,
+    pickers: Vec<Option<Box<MovePicker>>>,
+    scratch: MoveList,
+    lmr: Vec<[u8; 64]>,
+    pub root_moves: Vec<RootMove>,
+    root_depth: i32,
+    /// Keys of the positions before the root (up to `REPETITION_WINDOW`) and on the path.
+    keys: Vec<u64>,
+}
+
+/// How far back (plies) the search looks for a repeated position.
+const REPETITION_WINDOW: usize = 32;
+
+const POLL_INTERVAL: u64 = 1024;
+
+impl<'a> Searcher<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        pos: &Position,
+        params: &'a Params,
+        tt: &'a mut TranspositionTable,
+        history: &'a mut History,
+        oracle: &'a mut Oracle,
+        eval_cache: &'a mut EvalCache,
+        control: &'a SearchControl,
+        node_limit: Option<u64>,
+        external_stop: Option<&'a std::sync::atomic::AtomicBool>,
+    ) -> Searcher<'a> {
+        let mut lmr = vec![[0u8; 64]; 64];
+        let base = params.lmr_base as f64 / 100.0;
+        let div = params.lmr_divisor.max(1) as f64 / 100.0;
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = base + (d as f64).ln() * (m as f64).ln() / div;
+                *r = v.clamp(0.0, 32.0) as u8;
+            }
+        }
+        Searcher {
+            pos: pos.clone(),
+            params,
+            tt,
+            history,
+            oracle,
+            eval_cache,
+            soppo: Soppo::new(params),
+            control,
+            node_limit: node_limit.unwrap_or(u64::MAX),
+            external_stop,
+            nodes: 0,
+            next_poll: POLL_INTERVAL,
+            stopped: false,
+            seldepth: 0,
+            frames: vec![Frame { static_eval: VALUE_NONE, current: Move::NULL }; MAX_PLY + 4],
+            pv: vec![[Move::NULL; MAX_PLY + 2]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            pickers: (0..MAX_PLY + 2).map(|_| Some(Box::new(MovePicker::empty()))).collect(),
+            scratch: MoveList::new(),
+            lmr,
+            root_moves: Vec::new(),
+            root_depth: 0,
+            keys: root_keys(pos),
+        }
+    }
+
+    /// Plays `m` on the search position, keeping the key stack.
+    #[inline(always)]
+    pub(crate) fn do_move(&mut self, m: Move) {
+        self.pos.make_move(m);
+        self.keys.push(self.pos.key());
+    }
+
+    #[inline(always)]
+    pub(crate) fn undo_move(&mut self) {
+        self.pos.unmake_move();
+        self.keys.pop();
+    }
+
+    /// The repetition status of the current position, treating one earlier occurrence within
+    /// the window as a repetition. The key stack answers the common "no" in a few comparisons;
+    /// only a real recurrence asks the rules core, which tells draw from perpetual check.
+    #[inline]
+    fn repetition(&self) -> Repetition {
+        let n = self.keys.len();
+        if n < 5 {
+            return Repetition::None;
+        }
+        let cur = self.keys[n - 1];
+        let oldest = n.saturating_sub(REPETITION_WINDOW + 1);
+        let mut i = n - 5;
+        loop {
+            if self.keys[i] == cur {
+                return self.pos.repetition_after(2);
+            }
+            if i < oldest + 2 {
+                return Repetition::None;
+            }
+            i -= 2;
+        }
+    }
+
+    /// Checks the stop conditions; cheap between polls.
+    #[inline(always)]
+    fn poll(&mut self) {
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+            return;
+        }
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            if self.control.must_stop()
+                || self.external_stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                self.stopped = true;
+            }
+        }
+    }
+
+    pub fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+
+    fn take_picker(&mut self, ply: usize) -> Box<MovePicker> {
+        self.pickers
+            .get_mut(ply)
+            .and_then(Option::take)
+            .unwrap_or_else(|| Box::new(MovePicker::empty()))
+    }
+
+    fn put_picker(&mut self, ply: usize, p: Box<MovePicker>) {
+        if let Some(slot) = self.pickers.get_mut(ply) {
+            *slot = Some(p);
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn clear_pv(&mut self, ply: usize) {
+        if ply < self.pv_len.len() {
+            self.pv_len[ply] = ply;
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// The principal variation below the root, from the last completed root move search.
+    fn child_pv(&self) -> Vec<Move> {
+        let len = self.pv_len[1].max(1);
+        self.pv[1][1..len].to_vec()
+    }
+
+    // ----- root ----------------------------------------------------------------------------
+
+    /// Sets up the root moves (legal moves, useless non-promotions left out).
+    pub fn init_root(&mut self) {
+        let mut list = MoveList::new();
+        movegen::generate(&self.pos, MoveClass::Legal, NonPromotions::Skip, &mut list);
+        if list.is_empty() {
+            movegen::legal_moves(&self.pos, &mut list);
+        }
+        // First order: captures by exchange value, then the rest as generated.
+        let mut moves: Vec<(i32, Move)> = list
+            .iter()
+            .map(|&m| (if is_tactical(&self.pos, m) { see(&self.pos, m) } else { -100_000 }, m))
+            .collect();
+        moves.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        self.root_moves = moves
+            .into_iter()
+            .map(|(_, mv)| RootMove {
+                mv,
+                score: -VALUE_INF,
+                previous_score: -VALUE_INF,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        self.tt.new_search();
+        self.history.clear_killers();
+    }
+
+    /// Searches the root moves from `pv_idx` on with the window (alpha, beta).
+    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_idx: usize) -> i32 {
+        let mut best = -VALUE_INF;
+        self.pv_len[0] = 0;
+        let ci = CheckInfo::new(&self.pos);
+        let in_check = self.pos.in_check();
+        let n = self.root_moves.len();
+        let mut i = pv_idx;
+        while i < n {
+            let m = self.root_moves[i].mv;
+            let tactical = is_tactical(&self.pos, m);
+            let gives_check = !in_check && ci.gives_check(&self.pos, m);
+            let ext = if gives_check && self.params.check_extension != 0 && see(&self.pos, m) >= 0 {
+                1
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + ext;
+            self.seldepth = self.seldepth.max(1);
+            self.frames[0].current = m;
+            self.do_move(m);
+            self.nodes += 1;
+            self.pv_len[1] = 1;
+            let score = if i == pv_idx {
+                -self.search(-beta, -alpha, new_depth, 1, false)
+            } else {
+                let r =
+                    if depth >= 3 && i - pv_idx >= 4 && !gives_check && !tactical { 1 } else { 0 };
+                let mut s = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.search(-beta, -alpha, new_depth, 1, false);
+                }
+                s
+            };
+            self.undo_move();
+            if self.stopped {
+                break;
+            }
+            let rm_pv = {
+                let mut pv = vec![m];
+                pv.extend(self.child_pv());
+                pv
+            };
+            if i == pv_idx || score > alpha {
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv = rm_pv;
+                rm.seldepth = self.seldepth;
+            } else {
+                self.root_moves[i].score = -VALUE_INF;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    // The new best goes first; the moves in between shift down by one, so the
+                    // next index still holds the next unsearched move.
+                    self.root_moves[pv_idx..=i].rotate_right(1);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            i += 1;
+        }
+        best
+    }
+
+    /// Runs iterative deepening, reporting each completed iteration.
+    pub fn iterate(
+        &mut self,
+        max_depth: u32,
+        multipv: usize,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> u32 {
+        let multipv = multipv.clamp(1, self.root_moves.len().max(1));
+        let mut completed = 0;
+        let mut last_best = Move::NULL;
+        let mut stable_iterations = 0;
+        let mut changed = false;
+        for depth in 1..=max_depth.min(MAX_PLY as u32 - 8) as i32 {
+            if depth > 1 {
+                let stable = if changed {
+                    self.params.time_unstable_pct as f64 / 100.0
+                } else if stable_iterations >= 4 {
+                    self.params.time_stable_pct as f64 / 100.0
+                } else {
+                    1.0
+                };
+                if !self.control.may_start_iteration(stable)
+                    || self
+                        .external_stop
+                        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+                {
+                    break;
+                }
+            }
+            self.root_depth = depth;
+            self.soppo.update(self.params);
+            for rm in self.root_moves.iter_mut() {
+                rm.previous_score = rm.score;
+                rm.score = -VALUE_INF;
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].previous_score;
+                let mut delta = self.params.aspiration_width;
+                let (mut alpha, mut beta) = if depth >= self.params.aspiration_min_depth
+                    && prev > -VALUE_MATE_IN_MAX
+                    && prev < VALUE_MATE_IN_MAX
+                {
+                    ((prev - delta).max(-VALUE_INF), (prev + delta).min(VALUE_INF))
+                } else {
+                    (-VALUE_INF, VALUE_INF)
+                };
+                loop {
+                    let score = self.root_search(alpha, beta, depth, pv_idx);
+                    // Keep the best first within this line's slice.
+                    self.sort_root(pv_idx);
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha && alpha > -VALUE_INF {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-VALUE_INF);
+                    } else if score >= beta && beta < VALUE_INF {
+                        beta = (score + delta).min(VALUE_INF);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 10;
+                    if delta > 1500 {
+                        alpha = -VALUE_INF;
+                        beta = VALUE_INF;
+                    }
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth as u32;
+            let best = self.root_moves[0].mv;
+            changed = best != last_best && depth > 1;
+            stable_iterations = if best == last_best { stable_iterations + 1 } else { 0 };
+            last_best = best;
+            let hashfull = self.tt.hashfull();
+            for (k, rm) in self.root_moves.iter().take(multipv).enumerate() {
+                info(&SearchInfo {
+                    depth: depth as u32,
+                    seldepth: rm.seldepth.max(1) as u32,
+                    elapsed: self.control.elapsed(),
+                    nodes: self.nodes,
+                    hashfull,
+                    multipv: k as u32 + 1,
+                    score: to_score(rm.score),
+                    pv: rm.pv.clone(),
+                });
+            }
+            // A proven mate needs no deeper search once the depth covers it.
+            let s = self.root_moves[0].score;
+            if multipv == 1 && s.abs() >= VALUE_MATE_IN_MAX && VALUE_MATE - s.abs() < depth {
+                break;
+            }
+        }
+        completed
+    }
+
+    /// Orders root moves by this iteration's score, then the previous one (stable).
+    fn sort_root(&mut self, from: usize) {
+        if from < self.root_moves.len() {
+            self.root_moves[from..]
+                .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
+        }
+    }
+
+    // ----- inner nodes ---------------------------------------------------------------------
+
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        let us = self.pos.side_to_move();
+        // Repetition first: the quiescence search (captures only) cannot repeat, but the move
+        // that led here may have.
+        match self.repetition() {
+            Repetition::None => {}
+            Repetition::Draw => return VALUE_DRAW,
+            Repetition::PerpetualCheck { loser } => {
+                return if loser == us { mated_in(ply) } else { mate_in(ply) };
+            }
+        }
+        if depth <= 0 {
+            return crate::qsearch::qsearch(self, alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate();
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let probe = self.tt.probe(key);
+        let tt_move = probe.map_or(Move::NULL, |p| p.mv);
+        if let Some(p) = probe {
+            let s = score_from_tt(p.score, ply);
+            if !pv_node
+                && p.depth >= depth
+                && match p.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return s;
+            }
+        }
+
+        let in_check = self.pos.in_check();
+        if !in_check && self.params.oracle_mate1 != 0 {
+            if let Some(m) = mate_in_1(&mut self.pos, &mut self.scratch) {
+                let s = mate_in(ply + 1);
+                self.pv[ply][ply] = m;
+                self.pv_len[ply] = ply + 1;
+                self.tt.store(
+                    key,
+                    m,
+                    score_to_tt(s, ply),
+                    VALUE_NONE,
+                    MAX_PLY as i32,
+                    Bound::Exact,
+                );
+                return s;
+            }
+        }
+
+        let static_eval = if in_check {
+            VALUE_NONE
+        } else {
+            match probe {
+                Some(p) if p.eval != VALUE_NONE && p.eval.abs() < VALUE_MATE_IN_MAX => p.eval,
+                _ => self.evaluate(),
+            }
+        };
+        self.frames[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
+
+        if !in_check && !pv_node {
+            // Razoring at depth 1–2: hopeless by a wide margin unless a capture saves it.
+            if depth <= 2
+                && self.params.razor_margin > 0
+                && static_eval + self.params.razor_margin * depth < alpha
+                && alpha.abs() < VALUE_MATE_IN_MAX
+            {
+                let v = crate::qsearch::qsearch(self, alpha - 1, alpha, ply, 0);
+                if v < alpha {
+                    return v;
+                }
+            }
+            // Reverse futility pruning (static null move) at depth 1–3.
+            if depth <= 3 && static_eval.abs() < VALUE_MATE_IN_MAX {
+                let margin = self.futility_margin(depth) - if improving { 40 } else { 0 };
+                if static_eval - margin >= beta {
+                    return static_eval - margin;
+                }
+            }
+            // Null move.
+            if depth >= self.params.null_move_min_depth
+                && static_eval >= beta
+                && beta.abs() < VALUE_MATE_IN_MAX
+                && !self.frames[ply - 1].current.is_null()
+            {
+                let r = self.params.null_move_reduction
+                    + depth / 6
+                    + ((static_eval - beta) / 250).min(2);
+                self.frames[ply].current = Move::NULL;
+                self.pos.make_null_move();
+                self.keys.push(self.pos.key());
+                self.nodes += 1;
+                let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
+                self.pos.unmake_null_move();
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= VALUE_MATE_IN_MAX { beta } else { s };
+                }
+            }
+        }
+
+        // df-pn probe where the enemy king is exposed.
+        if !in_check
+            && self.params.oracle_probe_nodes > 0
+            && depth >= self.params.oracle_probe_depth
+            && Oracle::worth_probing(&self.pos, self.params)
+        {
+            if let Some(line) = self.oracle.probe(&self.pos, self.params) {
+                let m = line[0];
+                if crate::move_picker::is_valid(&self.pos, m) {
+                    let s = mate_in(ply + line.len());
+                    let n = line.len().min(MAX_PLY + 1 - ply);
+                    self.pv[ply][ply..ply + n].copy_from_slice(&line[..n]);
+                    self.pv_len[ply] = ply + n;
+                    self.tt.store(
+                        key,
+                        m,
+                        score_to_tt(s, ply),
+                        static_eval,
+                        MAX_PLY as i32,
+                        Bound::Lower,
+                    );
+                    return s;
+                }
+            }
+        }
+
+        let mut depth = depth;
+        if tt_move.is_null() && depth >= self.params.iir_depth {
+            depth -= 1;
+        }
+
+        let soppo_d =
+            if in_check { None } else { self.soppo.node_distance(&self.pos, self.params) };
+        let ci = if in_check { None } else { Some(CheckInfo::new(&self.pos)) };
+        let prev_move = self.frames[ply - 1].current;
+        let killers = self.history.killers(ply);
+        let counter = self.history.counter(us, prev_move);
+        let mut picker = self.take_picker(ply);
+        picker.init(&self.pos, tt_move, killers, counter);
+
+        let mut best = -VALUE_INF;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0usize;
+        let mut quiets = [Move::NULL; 64];
+        let mut n_quiets = 0;
+        let lmp_full = (self.params.lmp_base + self.params.lmp_factor * depth * depth).max(1);
+        let lmp_limit = if improving { lmp_full } else { (lmp_full / 2).max(1) } as usize;
+
+        while let Some(m) = picker.next(&self.pos, self.history, self.params) {
+            move_count += 1;
+            let tactical = is_tactical(&self.pos, m);
+            let gives_check = ci.as_ref().is_some_and(|c| c.gives_check(&self.pos, m));
+
+            // Pruning at shallow depth, once a move has been searched.
+            if best > -VALUE_MATE_IN_MAX && !in_check {
+                if !tactical && !gives_check {
+                    if let Some(d) = soppo_d {
+                        if Soppo::is_soppo(&self.pos, m, d) {
+                            self.soppo.pruned += 1;
+                            continue;
+                        }
+                    }
+                    if depth <= 3 {
+                        if move_count > lmp_limit {
+                            continue;
+                        }
+                        if static_eval + self.futility_margin(depth) <= alpha {
+                            continue;
+                        }
+                    }
+                } else if depth <= 3 && see(&self.pos, m) < -self.params.see_prune_margin * depth {
+                    continue;
+                }
+            }
+
+            let ext = if gives_check
+                && self.params.check_extension != 0
+                && (ply as i32) < 2 * self.root_depth
+                && see(&self.pos, m) >= 0
+            {
+                1
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + ext;
+
+            self.frames[ply].current = m;
+            self.do_move(m);
+            self.nodes += 1;
+            self.pv_len[ply + 1] = ply + 1;
+
+            let mut score;
+            if move_count == 1 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && move_count > self.params.lmr_min_moves as usize && !tactical {
+                    r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if gives_check || self.pos.in_check() {
+                        r -= 1;
+                    }
+                    if m == killers[0] || m == killers[1] || m == counter {
+                        r -= 1;
+                    }
+                    let h = self.history.get(us, m);
+                    r -= h / 8000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                if self.params.use_pvs != 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                    if score > alpha && r > 0 && !self.stopped {
+                        score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    }
+                    if pv_node && score > alpha && score < beta && !self.stopped {
+                        let lo = if self.params.negascout != 0 { score.max(alpha) } else { alpha };
+                        score = -self.search(-beta, -lo, new_depth, ply + 1, false);
+                    }
+                } else {
+                    score = -self.search(-beta, -alpha, new_depth - r, ply + 1, false);
+                    if score > alpha && r > 0 && !self.stopped {
+                        score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                    }
+                }
+            }
+            self.undo_move();
+            if self.stopped {
+                self.put_picker(ply, picker);
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !tactical && m != best_move && n_quiets < quiets.len() {
+                quiets[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+        self.put_picker(ply, picker);
+
+        if move_count == 0 {
+            // No legal move: checkmated (a position with no move out of check cannot arise
+            // otherwise in practice; it loses too).
+            return mated_in(ply);
+        }
+        if best == -VALUE_INF {
+            // Unreachable: pruning starts only once a move has been searched. Defensive.
+            best = alpha;
+        }
+
+        if best >= beta && !best_move.is_null() && !is_tactical(&self.pos, best_move) {
+            let bonus = (self.params.history_bonus_scale * depth * depth)
+                .min(self.params.history_bonus_cap);
+            self.history.update(us, best_move, bonus);
+            for &q in &quiets[..n_quiets] {
+                self.history.update(us, q, -bonus);
+            }
+            self.history.add_killer(ply, best_move);
+            self.history.set_counter(us, prev_move, best_move);
+            if soppo_d.is_some() || crate::soppo::is_endgame(&self.pos, self.params) {
+                self.soppo.record_cut(&self.pos, best_move, self.params);
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && !best_move.is_null() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, score_to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    #[inline(always)]
+    fn futility_margin(&self, depth: i32) -> i32 {
+        match depth {
+            1 => self.params.futility_margin_1,
+            2 => self.params.futility_margin_2,
+            _ => self.params.futility_margin_3,
+        }
+    }
+
+    /// The static evaluation of the current position (material only when so configured),
+    /// through the evaluation cache.
+    #[inline(always)]
+    pub(crate) fn evaluate(&mut self) -> i32 {
+        if self.params.eval_material_only != 0 {
+            return material(&self.pos);
+        }
+        let key = self.pos.key();
+        if let Some(v) = self.eval_cache.probe(key) {
+            return v;
+        }
+        let scales = Scales {
+            king_safety: self.params.eval_king_safety,
+            placement: self.params.eval_placement,
+        };
+        let v = evaluate_scaled(&self.pos, scales);
+        self.eval_cache.store(key, v);
+        v
+    }
+
+    // Accessors for the quiescence search.
+    #[inline(always)]
+    pub(crate) fn count_node(&mut self) {
+        self.nodes += 1;
+    }
+    #[inline(always)]
+    pub(crate) fn poll_stop(&mut self) -> bool {
+        self.poll();
+        self.stopped
+    }
+    #[inline(always)]
+    pub(crate) fn note_ply(&mut self, ply: usize) {
+        self.seldepth = self.seldepth.max(ply);
+    }
+    pub(crate) fn picker_for(&mut self, ply: usize) -> Box<MovePicker> {
+        self.take_picker(ply)
+    }
+    pub(crate) fn return_picker(&mut self, ply: usize, p: Box<MovePicker>) {
+        self.put_picker(ply, p);
+    }
+}

@@ -1,0 +1,327 @@
+//! The USI options of `tsumugi`: what `usi` lists and what `setoption` changes.
+//!
+//! Besides the standard options, every entry of [`Params::SPECS`] is a spin option of the same
+//! name, and two friendly aliases set the parameters a user is most likely to touch: `Soppo`
+//! (Off / SS / DS, for `soppo_mode`) and `Oracle` (off sets the oracle budgets to 0).
+//!
+//! GUIs send every option at start-up, in an order of their choosing, so the sources of a
+//! parameter are layered rather than applied in arrival order: the spin options first, then
+//! `ParamsFile` (when set, re-read when options change), then the aliases (when not at their
+//! neutral value `Param` / `true`). A parameter file or an alias therefore wins whatever order
+//! the GUI uses; [`UsiOptions::effective_params`] computes the result.
+
+use crate::params::Params;
+use crate::time_manager::TimeSettings;
+use solver::usi_engine::parse_setoption;
+use std::path::{Path, PathBuf};
+
+pub const HASH_DEFAULT_MB: usize = 256;
+pub const HASH_MIN_MB: usize = 1;
+pub const HASH_MAX_MB: usize = 65536;
+pub const MULTIPV_MAX: u32 = 100;
+pub const NETWORK_DELAY_DEFAULT_MS: u64 = 100;
+pub const MINIMUM_THINKING_DEFAULT_MS: u64 = 20;
+pub const TIME_OPTION_MAX_MS: u64 = 600_000;
+
+/// The `Soppo` alias: `Param` leaves `soppo_mode` as the other options set it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SoppoChoice {
+    #[default]
+    Param,
+    Off,
+    Ss,
+    Ds,
+}
+
+impl SoppoChoice {
+    pub const NAMES: [&'static str; 4] = ["Param", "Off", "SS", "DS"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SoppoChoice::Param => "Param",
+            SoppoChoice::Off => "Off",
+            SoppoChoice::Ss => "SS",
+            SoppoChoice::Ds => "DS",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<SoppoChoice> {
+        match name.to_ascii_lowercase().as_str() {
+            "param" => Some(SoppoChoice::Param),
+            "off" => Some(SoppoChoice::Off),
+            "ss" => Some(SoppoChoice::Ss),
+            "ds" => Some(SoppoChoice::Ds),
+            _ => None,
+        }
+    }
+
+    /// The `soppo_mode` value it forces, if any.
+    fn mode(self) -> Option<i32> {
+        match self {
+            SoppoChoice::Param => None,
+            SoppoChoice::Off => Some(0),
+            SoppoChoice::Ss => Some(1),
+            SoppoChoice::Ds => Some(2),
+        }
+    }
+}
+
+const SOPPO_PARAM: &str = "soppo_mode";
+const ORACLE_PARAMS: [&str; 2] = ["oracle_probe_nodes", "oracle_root_ms"];
+
+fn has_param(name: &str) -> bool {
+    Params::SPECS.iter().any(|s| s.name == name)
+}
+
+/// Everything `setoption` can change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsiOptions {
+    pub hash_mb: usize,
+    pub ponder: bool,
+    pub multipv: u32,
+    pub network_delay_ms: u64,
+    pub minimum_thinking_ms: u64,
+    /// A parameters file applied over `params` ([`Params::load`]).
+    pub params_file: Option<PathBuf>,
+    /// The parameters as the individual spin options set them.
+    pub params: Params,
+    pub soppo: SoppoChoice,
+    /// `false` switches the df-pn oracle off.
+    pub oracle: bool,
+}
+
+impl Default for UsiOptions {
+    fn default() -> UsiOptions {
+        UsiOptions {
+            hash_mb: HASH_DEFAULT_MB,
+            ponder: false,
+            multipv: 1,
+            network_delay_ms: NETWORK_DELAY_DEFAULT_MS,
+            minimum_thinking_ms: MINIMUM_THINKING_DEFAULT_MS,
+            params_file: None,
+            params: Params::default(),
+            soppo: SoppoChoice::default(),
+            oracle: true,
+        }
+    }
+}
+
+fn parse_int(name: &str, text: &str, min: u64, max: u64) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!("{name}: {text:?} is not an integer between {min} and {max}")),
+    }
+}
+
+fn parse_check(name: &str, text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("{name}: {text:?} is neither true nor false")),
+    }
+}
+
+/// `ParamsFile` values that mean "no file".
+fn is_empty_filename(text: &str) -> bool {
+    let t = text.trim();
+    t.is_empty() || t == "<empty>"
+}
+
+impl UsiOptions {
+    /// The `option ...` lines of the `usi` answer.
+    pub fn option_lines(&self) -> Vec<String> {
+        let d = UsiOptions::default();
+        let mut lines = vec![
+            format!(
+                "option name USI_Hash type spin default {} min {HASH_MIN_MB} max {HASH_MAX_MB}",
+                d.hash_mb
+            ),
+            format!("option name USI_Ponder type check default {}", d.ponder),
+            format!("option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}", d.multipv),
+            format!(
+                "option name NetworkDelay type spin default {} min 0 max {TIME_OPTION_MAX_MS}",
+                d.network_delay_ms
+            ),
+            format!(
+                "option name MinimumThinkingTime type spin default {} min 0 max \
+                 {TIME_OPTION_MAX_MS}",
+                d.minimum_thinking_ms
+            ),
+            "option name ParamsFile type filename default <empty>".to_string(),
+        ];
+        if has_param(SOPPO_PARAM) {
+            let mut combo =
+                format!("option name Soppo type combo default {}", SoppoChoice::Param.name());
+            for n in SoppoChoice::NAMES {
+                combo.push_str(" var ");
+                combo.push_str(n);
+            }
+            lines.push(combo);
+        }
+        if ORACLE_PARAMS.iter().all(|p| has_param(p)) {
+            lines.push(format!("option name Oracle type check default {}", d.oracle));
+        }
+        for spec in Params::SPECS {
+            lines.push(format!(
+                "option name {} type spin default {} min {} max {}",
+                spec.name, spec.default, spec.min, spec.max
+            ));
+        }
+        lines
+    }
+
+    /// Applies one `setoption` (everything after the word). An error changes nothing.
+    pub fn apply_setoption(&mut self, args: &str) -> Result<(), String> {
+        let (name, value) = parse_setoption(args)?;
+        let value = value.unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "usi_hash" => {
+                self.hash_mb =
+                    parse_int(&name, &value, HASH_MIN_MB as u64, HASH_MAX_MB as u64)? as usize;
+            }
+            "usi_ponder" => self.ponder = parse_check(&name, &value)?,
+            "multipv" => self.multipv = parse_int(&name, &value, 1, MULTIPV_MAX as u64)? as u32,
+            "networkdelay" => {
+                self.network_delay_ms = parse_int(&name, &value, 0, TIME_OPTION_MAX_MS)?;
+            }
+            "minimumthinkingtime" => {
+                self.minimum_thinking_ms = parse_int(&name, &value, 0, TIME_OPTION_MAX_MS)?;
+            }
+            "paramsfile" => {
+                if is_empty_filename(&value) {
+                    self.params_file = None;
+                } else {
+                    let path = PathBuf::from(value.trim());
+                    // Checked now, so that a bad file is reported to the one who set it.
+                    let mut check = self.params.clone();
+                    check.load(&path).map_err(|e| format!("ParamsFile: {e}"))?;
+                    self.params_file = Some(path);
+                }
+            }
+            "soppo" if has_param(SOPPO_PARAM) => {
+                self.soppo = SoppoChoice::from_name(&value).ok_or_else(|| {
+                    format!("Soppo: {value:?} is not one of {}", SoppoChoice::NAMES.join(", "))
+                })?;
+            }
+            "oracle" if ORACLE_PARAMS.iter().all(|p| has_param(p)) => {
+                self.oracle = parse_check(&name, &value)?;
+            }
+            _ => {
+                let spec = Params::SPECS
+                    .iter()
+                    .find(|s| s.name.eq_ignore_ascii_case(&name))
+                    .ok_or_else(|| format!("unknown option {name:?}"))?;
+                self.params.set_text(spec.name, &value).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The parameters the search gets: spin options, then the file, then the aliases.
+    pub fn effective_params(&self) -> Result<Params, String> {
+        let mut p = self.params.clone();
+        if let Some(path) = &self.params_file {
+            load_over(&mut p, path)?;
+        }
+        if let Some(mode) = self.soppo.mode() {
+            p.set(SOPPO_PARAM, mode).map_err(|e| e.to_string())?;
+        }
+        if !self.oracle {
+            for name in ORACLE_PARAMS {
+                p.set(name, 0).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(p)
+    }
+
+    pub fn time_settings(&self) -> TimeSettings {
+        TimeSettings {
+            network_delay_ms: self.network_delay_ms,
+            minimum_thinking_ms: self.minimum_thinking_ms,
+        }
+    }
+}
+
+fn load_over(p: &mut Params, path: &Path) -> Result<(), String> {
+    p.load(path).map_err(|e| format!("ParamsFile: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_every_parameter_as_a_spin_option() {
+        let lines = UsiOptions::default().option_lines();
+        for spec in Params::SPECS {
+            let want = format!(
+                "option name {} type spin default {} min {} max {}",
+                spec.name, spec.default, spec.min, spec.max
+            );
+            assert!(lines.contains(&want), "{want}");
+        }
+        assert!(lines.contains(&"option name USI_Ponder type check default false".to_string()));
+        assert!(lines.contains(
+            &"option name Soppo type combo default Param var Param var Off var SS var DS"
+                .to_string()
+        ));
+    }
+
+    #[test]
+    fn setoption_and_errors() {
+        let mut o = UsiOptions::default();
+        assert_eq!(o.apply_setoption("name USI_Hash value 16"), Ok(()));
+        assert_eq!(o.hash_mb, 16);
+        assert_eq!(o.apply_setoption("name USI_Ponder value true"), Ok(()));
+        assert!(o.ponder);
+        assert_eq!(o.apply_setoption("name MultiPV value 3"), Ok(()));
+        assert_eq!(o.multipv, 3);
+        assert_eq!(o.apply_setoption("name NetworkDelay value 500"), Ok(()));
+        assert_eq!(o.time_settings().network_delay_ms, 500);
+        assert_eq!(o.apply_setoption("name soppo_distance value 7"), Ok(()));
+        assert_eq!(o.params.get("soppo_distance"), Some(7));
+        let before = o.clone();
+        for bad in [
+            "name USI_Hash value 0",
+            "name USI_Hash value lots",
+            "name USI_Ponder value maybe",
+            "name MultiPV value 0",
+            "name soppo_distance value 99",
+            "name soppo_distance value x",
+            "name soppo_distance",
+            "name Soppo value Sometimes",
+            "name NoSuchOption value 1",
+            "name ParamsFile value /no/such/file",
+            "name",
+            "",
+        ] {
+            assert!(o.apply_setoption(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(o, before, "errors change nothing");
+    }
+
+    #[test]
+    fn file_and_aliases_win_over_spin_options() {
+        let dir = std::env::temp_dir().join(format!("tsumugi-usi-options-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.join("p.txt");
+        std::fs::write(&path, "soppo_distance = 3\n").unwrap_or_else(|e| panic!("{e}"));
+        let mut o = UsiOptions::default();
+        let set = format!("name ParamsFile value {}", path.display());
+        assert_eq!(o.apply_setoption(&set), Ok(()));
+        assert_eq!(o.apply_setoption("name soppo_distance value 9"), Ok(()));
+        assert_eq!(o.apply_setoption("name Soppo value DS"), Ok(()));
+        assert_eq!(o.apply_setoption("name soppo_mode value 0"), Ok(()));
+        assert_eq!(o.apply_setoption("name Oracle value false"), Ok(()));
+        let p = o.effective_params().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.get("soppo_distance"), Some(3));
+        assert_eq!(p.get("soppo_mode"), Some(2));
+        assert_eq!(p.get("oracle_probe_nodes"), Some(0));
+        assert_eq!(p.get("oracle_root_ms"), Some(0));
+        assert_eq!(o.apply_setoption("name ParamsFile value <empty>"), Ok(()));
+        assert_eq!(o.apply_setoption("name Soppo value Param"), Ok(()));
+        let p = o.effective_params().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.get("soppo_distance"), Some(9));
+        assert_eq!(p.get("soppo_mode"), Some(0));
+    }
+}

@@ -1,0 +1,196 @@
+//! The match runner: in-process self-play, and `tsumugi match` against external engines (our
+//! own binary, and scripted fakes that play illegal moves, hang, or do not start).
+
+use engine::match_game::{GameClock, Reason};
+use engine::matches::{run_match, MatchConfig, PlayerSpec};
+use engine::openings::Opening;
+use engine::time_manager::TimeSettings;
+use engine::{Params, SearchLimits};
+use shogi::parse_position_command;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tsumugi");
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("tsumugi-match-test-{}-{name}", std::process::id()))
+}
+
+fn opening(line: &str) -> Opening {
+    Opening::parse_line(line, 1)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("empty opening"))
+}
+
+fn internal(params: Params) -> PlayerSpec {
+    PlayerSpec::Internal {
+        name: "tsumugi".to_string(),
+        params,
+        hash_mb: 4,
+        settings: TimeSettings { network_delay_ms: 5, minimum_thinking_ms: 0 },
+    }
+}
+
+#[test]
+fn in_process_self_play_is_legal_and_complete() {
+    let mut a = Params::default();
+    a.set("soppo_mode", 1).unwrap_or_else(|e| panic!("{e}"));
+    for concurrency in [1, 2] {
+        let config = MatchConfig {
+            a: internal(a.clone()),
+            b: internal(Params::default()),
+            games: 4,
+            openings: vec![
+                Opening::startpos(),
+                opening("position startpos moves 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b"),
+            ],
+            clock: GameClock {
+                main_ms: Some(0),
+                inc_ms: 0,
+                byoyomi_ms: 40,
+                tolerance_ms: 200,
+                untimed_limit_ms: 10_000,
+            },
+            limits: SearchLimits { depth: Some(3), nodes: Some(3_000), multipv: 1 },
+            max_plies: 50,
+            concurrency,
+            record: None,
+            progress: false,
+        };
+        let (summary, games) = run_match(&config).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(summary.a.games(), 4);
+        assert_eq!(games.len(), 4);
+        for (i, g) in games.iter().enumerate() {
+            assert_eq!(g.index, i);
+            let r = &g.record.result;
+            assert!(
+                !matches!(r.reason, Reason::Illegal | Reason::Crash | Reason::Time),
+                "game {i}: {r:?}"
+            );
+            // Every move legal: the whole game replays through the rules.
+            parse_position_command(&g.record.command)
+                .unwrap_or_else(|e| panic!("game {i}: {e}: {}", g.record.command));
+            assert!(g.record.moves.len() <= 50);
+        }
+        // Colours alternate on each opening.
+        assert_eq!(summary.a_black.games(), 2);
+        assert_eq!(summary.a_white.games(), 2);
+    }
+}
+
+fn tsumugi_match(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
+}
+
+/// The numbers of `games N: A wins W draws D losses L` and the `endings:` line.
+fn results(out: &Output) -> ([u32; 4], String) {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}\n{stdout}\n{stderr}", out.status);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("games "))
+        .unwrap_or_else(|| panic!("no result line: {stdout}"));
+    let n: Vec<u32> =
+        line.split(|c: char| !c.is_ascii_digit()).filter_map(|t| t.parse().ok()).take(4).collect();
+    let endings = stdout.lines().find(|l| l.starts_with("endings:")).unwrap_or("").to_string();
+    ([n[0], n[1], n[2], n[3]], endings)
+}
+
+#[test]
+fn match_against_our_own_binary_as_an_external_engine() {
+    let record = temp_path("record.txt");
+    let record_arg = record.display().to_string();
+    let out = tsumugi_match(&[
+        "--games",
+        "2",
+        "--openings",
+        "startpos",
+        "--movetime-ms",
+        "60",
+        "--max-plies",
+        "24",
+        "--hash",
+        "8",
+        "--external",
+        BIN,
+        "--external-option",
+        "USI_Hash=8",
+        "--external-option",
+        "NetworkDelay=20",
+        "--record",
+        &record_arg,
+    ]);
+    let ([games, w, d, l], endings) = results(&out);
+    assert_eq!((games, w + d + l), (2, 2));
+    for clean in ["illegal 0", "time 0", "crash 0"] {
+        assert!(endings.contains(clean), "{endings}");
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("game ")).count(), 2, "{stderr}");
+    let text = std::fs::read_to_string(&record).unwrap_or_else(|e| panic!("{e}"));
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("position ")).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    for g in games {
+        parse_position_command(g).unwrap_or_else(|e| panic!("{e}: {g}"));
+    }
+    let _ = std::fs::remove_file(record);
+}
+
+/// A fake USI engine as a shell script: `go` is answered by `on_go` (shell code).
+fn fake_engine(name: &str, on_go: &str) -> PathBuf {
+    let path = temp_path(name);
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    usi) echo 'id name \
+         {name}'; echo usiok;;\n    isready) echo readyok;;\n    go*) {on_go};;\n    quit) exit \
+         0;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap_or_else(|e| panic!("{e}"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    path
+}
+
+#[test]
+fn external_engines_that_cheat_hang_or_fail_lose() {
+    let base = ["--games", "2", "--openings", "startpos", "--movetime-ms", "50", "--hash", "4"];
+    let liar = fake_engine("liar", "echo 'bestmove 5e5d'");
+    let liar_arg = liar.display().to_string();
+    let out = tsumugi_match(&[&base[..], &["--external", &liar_arg]].concat());
+    let ([_, w, _, _], endings) = results(&out);
+    assert_eq!(w, 2, "{endings}");
+    assert!(endings.contains("illegal 2 (A lost 0, B lost 2)"), "{endings}");
+
+    let resigner = fake_engine("resigner", "echo 'bestmove resign'");
+    let resigner_arg = resigner.display().to_string();
+    let out = tsumugi_match(&[&base[..], &["--external", &resigner_arg]].concat());
+    let ([_, w, _, _], endings) = results(&out);
+    assert_eq!(w, 2, "{endings}");
+    assert!(endings.contains("resign 2"), "{endings}");
+
+    // Never answers `go`: lost on time, killed, restarted for the next game.
+    let sleeper = fake_engine("sleeper", ":");
+    let sleeper_arg = sleeper.display().to_string();
+    let out =
+        tsumugi_match(&[&base[..], &["--external", &sleeper_arg, "--tolerance-ms", "50"]].concat());
+    let ([_, w, _, _], endings) = results(&out);
+    assert_eq!(w, 2, "{endings}");
+    assert!(endings.contains("time 2 (A lost 0, B lost 2)"), "{endings}");
+
+    // Not an engine at all: the match does not start.
+    let out = tsumugi_match(&[&base[..], &["--external", "/bin/false"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let out = tsumugi_match(&[&base[..], &["--external", "/no/such/engine"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    for p in [liar, resigner, sleeper] {
+        let _ = std::fs::remove_file(p);
+    }
+}
