@@ -4,7 +4,7 @@
 //! `engine::match_args`, `engine::bench`).
 
 use clap::{Args, Parser, Subcommand};
-use engine::bench::{run_bench, DEFAULT_BENCH_DEPTH};
+use engine::bench::{run_bench, run_positions, DEFAULT_BENCH_DEPTH};
 use engine::match_args::{self, params_from, MatchArgs};
 use engine::usi;
 use std::io::{self, BufReader};
@@ -45,6 +45,33 @@ struct BenchArgs {
     /// A parameter (repeatable): `--set soppo_mode=1`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
+    /// Search these positions instead of the built-in ones (`<sfen> [# comment]` lines; `#`
+    /// lines are skipped), e.g. `../shared/problems/midgame_positions.sfen`.
+    #[arg(long, value_name = "FILE")]
+    positions: Option<PathBuf>,
+    /// At most this many positions of `--positions`.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+}
+
+/// The SFENs of a positions file; a line that is not a valid SFEN is reported and skipped.
+fn read_positions(path: &std::path::Path, limit: usize) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut sfens = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let sfen = line.split('#').next().unwrap_or("").trim();
+        if sfen.is_empty() {
+            continue;
+        }
+        match shogi::Position::from_sfen(sfen) {
+            Ok(_) => sfens.push(sfen.to_string()),
+            Err(e) => eprintln!("tsumugi bench: {}:{}: {e}", path.display(), i + 1),
+        }
+        if sfens.len() >= limit {
+            break;
+        }
+    }
+    Ok(sfens)
 }
 
 fn bench(args: &BenchArgs) -> ExitCode {
@@ -55,7 +82,19 @@ fn bench(args: &BenchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let r = run_bench(args.depth, &params, args.hash.max(1));
+    let r = match &args.positions {
+        None => run_bench(args.depth, &params, args.hash.max(1)),
+        Some(path) => match read_positions(path, args.limit.unwrap_or(usize::MAX)) {
+            Ok(sfens) => {
+                let refs: Vec<&str> = sfens.iter().map(String::as_str).collect();
+                run_positions(&refs, args.depth, &params, args.hash.max(1))
+            }
+            Err(e) => {
+                eprintln!("tsumugi bench: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     for (i, n) in r.per_position.iter().enumerate() {
         println!("position {:2}: {n} nodes", i + 1);
     }
