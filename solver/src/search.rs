@@ -20,6 +20,7 @@
 use crate::config::{DoubleCount, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::pn::{self, PnDn, INF, MAX_UNSOLVED};
+use crate::repetition_table::RepetitionTable;
 use crate::tt::{NodeId, Stored, Table, UNBOUNDED};
 use shogi::movegen::{self, generate};
 use shogi::{attacks, Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
@@ -35,12 +36,13 @@ const MAX_PLY: usize = 4000;
 pub struct Solver {
     config: SolverConfig,
     table: Table,
+    repetitions: RepetitionTable,
 }
 
 impl Solver {
     pub fn new(config: SolverConfig) -> Solver {
         let table = Table::new(config.hash_mb, config.double_count == DoubleCount::Snda);
-        Solver { config, table }
+        Solver { config, table, repetitions: RepetitionTable::default() }
     }
     pub fn config(&self) -> &SolverConfig {
         &self.config
@@ -56,6 +58,7 @@ impl Solver {
     /// Forgets everything learnt (USI `usinewgame`).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.repetitions.clear();
     }
 
     /// Solves `pos`: the side to move attacks, unless it is in check, in which case it defends
@@ -84,6 +87,7 @@ impl Solver {
         let start = Instant::now();
         let mut search = Search {
             table: &mut self.table,
+            repetitions: &mut self.repetitions,
             double_count: self.config.double_count,
             attacker,
             nodes: 0,
@@ -98,6 +102,7 @@ impl Solver {
             root_value: (1, 1),
             path: Vec::with_capacity(MAX_PLY + 1),
             nodes_on_path: Vec::with_capacity(MAX_PLY + 1),
+            path_hashes: Vec::with_capacity(MAX_PLY + 1),
             merges: Vec::new(),
             arena: Vec::new(),
         };
@@ -199,6 +204,7 @@ struct Frame {
 
 struct Search<'a> {
     table: &'a mut Table,
+    repetitions: &'a mut RepetitionTable,
     double_count: DoubleCount,
     attacker: Color,
     nodes: u64,
@@ -218,6 +224,8 @@ struct Search<'a> {
     path: Vec<u64>,
     /// The same positions as table identities (board key, attacker hand), for SNDA.
     nodes_on_path: Vec<NodeId>,
+    /// Hashes of the path up to each position, for the repetition tier.
+    path_hashes: Vec<u64>,
     /// SNDA: per ply, pairs of children of the node at that ply found to share a source.
     merges: Vec<Vec<(NodeId, NodeId)>>,
     arena: Vec<Frame>,
@@ -313,16 +321,24 @@ impl Search<'_> {
     fn enter(&mut self, pos: &Position) {
         self.path.push(pos.key());
         self.nodes_on_path.push(NodeId { board: pos.board_key(), hand: self.attacker_hand(pos) });
+        let previous = self.path_hashes.last().copied().unwrap_or(0);
+        self.path_hashes.push(RepetitionTable::extend(previous, pos.key()));
     }
 
     fn leave(&mut self) {
         self.path.pop();
         self.nodes_on_path.pop();
+        self.path_hashes.pop();
     }
 
     fn truncate_path(&mut self, len: usize) {
         self.path.truncate(len);
         self.nodes_on_path.truncate(len);
+        self.path_hashes.truncate(len);
+    }
+
+    fn path_hash(&self) -> u64 {
+        self.path_hashes.last().copied().unwrap_or(0)
     }
 
     /// SNDA source detection for a child just reached from the node at `ply`: if the table
@@ -364,6 +380,9 @@ impl Search<'_> {
         let hand = self.attacker_hand(pos);
         if self.is_repetition() {
             return Value::disproven(hand, true, UNBOUNDED);
+        }
+        if let Some(d) = self.repetitions.lookup(self.path_hash(), depth) {
+            return Value::disproven(hand, true, d);
         }
         if let Some(k) = self.table.lookup(pos.board_key(), hand, depth) {
             return Value {
@@ -476,7 +495,10 @@ impl Search<'_> {
         }
         self.arena[ply] = frame;
 
-        if !(value.dn == 0 && value.by_repetition) {
+        if value.dn == 0 && value.by_repetition {
+            // Path-dependent: only the repetition tier, keyed by this very path, may keep it.
+            self.repetitions.insert(self.path_hash(), value.depth);
+        } else {
             let amount = (self.nodes - nodes_before).min(u32::MAX as u64) as u32;
             self.store(pos, &value, amount);
         }
