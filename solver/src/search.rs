@@ -23,7 +23,10 @@ use crate::pn::{self, PnDn, INF, MAX_UNSOLVED};
 use crate::repetition_table::RepetitionTable;
 use crate::tt::{NodeId, Stored, Table, UNBOUNDED};
 use shogi::movegen::{self, generate};
-use shogi::{attacks, Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
+use shogi::{
+    attacks, Bitboard, Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position,
+    Square,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -445,6 +448,7 @@ impl Search<'_> {
         frame.children.clear();
         self.node_moves(pos, &mut frame.moves);
         let snda = self.double_count == DoubleCount::Snda;
+        let blocks = if or_node { None } else { blocking_squares(pos) };
         for &mv in frame.moves.iter() {
             pos.make_move(mv);
             self.nodes += 1;
@@ -456,7 +460,7 @@ impl Search<'_> {
             }
             self.leave();
             pos.unmake_move();
-            let group = self.group_key(pos, mv, or_node, frame.children.len());
+            let group = self.group_key(pos, mv, blocks, frame.children.len());
             frame.children.push(Child { mv, id, value, group });
         }
         self.apply_merges(ply, &mut frame.children);
@@ -527,7 +531,14 @@ impl Search<'_> {
     }
 
     /// The group key of a child move under the double-count mode.
-    fn group_key(&self, pos: &Position, mv: Move, or_node: bool, index: usize) -> u32 {
+    /// `blocks`: at AND nodes, the king and the squares where the check may be blocked.
+    fn group_key(
+        &self,
+        pos: &Position,
+        mv: Move,
+        blocks: Option<(Square, Bitboard)>,
+        index: usize,
+    ) -> u32 {
         const PROMOTION_PAIR: u32 = 1 << 24;
         const INTERPOSITION: u32 = 2 << 24;
         const DROP_LINE: u32 = 3 << 24;
@@ -547,14 +558,10 @@ impl Search<'_> {
                 return PROMOTION_PAIR | (mv.from().index() as u32 * 81 + to.index() as u32);
             }
         }
-        if !or_node {
+        if pos.side_to_move() != self.attacker {
             // Interpositions on one square between the checker and the king.
-            let us = pos.side_to_move();
-            if let (Some(ksq), Some(checker)) = (pos.king_square(us), pos.checkers().lsb()) {
-                let is_king_move = !mv.is_drop() && mv.from() == ksq;
-                if !is_king_move && attacks::between(checker, ksq).contains(to) {
-                    return INTERPOSITION | to.index() as u32;
-                }
+            if blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line)) {
+                return INTERPOSITION | to.index() as u32;
             }
         } else if let Some(kind) = mv.dropped() {
             // Long-range drops checking along one line from the king.
@@ -764,22 +771,39 @@ impl Search<'_> {
 /// The initial proof number of a defender in check with these evasions: interpositions on
 /// one square count once, as they aggregate by max once expanded.
 fn evasion_estimate(pos: &Position, evasions: &MoveList) -> PnDn {
-    let us = pos.side_to_move();
-    let (Some(ksq), Some(checker)) = (pos.king_square(us), pos.checkers().lsb()) else {
+    let Some((ksq, line)) = blocking_squares(pos) else {
         return evasions.len() as PnDn;
     };
-    let line = attacks::between(checker, ksq);
-    let mut squares = shogi::Bitboard::default();
+    let mut squares = Bitboard::default();
     let mut others = 0;
     for &mv in evasions.iter() {
-        let is_king_move = !mv.is_drop() && mv.from() == ksq;
-        if !is_king_move && line.contains(mv.to()) {
-            squares |= shogi::Bitboard::from_square(mv.to());
+        if is_block(mv, ksq, line) {
+            squares |= Bitboard::from_square(mv.to());
         } else {
             others += 1;
         }
     }
     (others + squares.count()).max(1) as PnDn
+}
+
+/// For a side to move in check: its king and the squares where the check may be blocked
+/// (none for a contact check or a double check). `None` when not in check.
+fn blocking_squares(pos: &Position) -> Option<(Square, Bitboard)> {
+    let checkers = pos.checkers();
+    let checker = checkers.lsb()?;
+    let ksq = pos.king_square(pos.side_to_move())?;
+    let line = if checkers.has_more_than_one() {
+        Bitboard::default()
+    } else {
+        attacks::between(checker, ksq)
+    };
+    Some((ksq, line))
+}
+
+/// Whether an evasion blocks the check on `line` (a move by anything but the king, or a drop).
+fn is_block(mv: Move, ksq: Square, line: Bitboard) -> bool {
+    let is_king_move = !mv.is_drop() && mv.from() == ksq;
+    !is_king_move && line.contains(mv.to())
 }
 
 /// Whether the other variant (promotion or not) of a board move is legal here.
@@ -902,11 +926,8 @@ fn and_disproof_hand(mv: Move, child: Hand, hand: Hand) -> Hand {
 /// while the attacker keeps all of them: the attacker needs its whole count of that kind.
 /// A check that cannot be interposed (a contact check, a double check) needs nothing more.
 fn and_proof_hand(pos: &Position, attacker: Color, needed: Hand) -> Hand {
-    let checkers = pos.checkers();
-    if let (Some(ksq), Some(checker)) = (pos.king_square(!attacker), checkers.lsb()) {
-        if checkers.has_more_than_one() || attacks::between(checker, ksq).is_empty() {
-            return needed;
-        }
+    if blocking_squares(pos).is_some_and(|(_, line)| line.is_empty()) {
+        return needed;
     }
     let defender = pos.hand(!attacker);
     let ours = pos.hand(attacker);
