@@ -78,7 +78,9 @@ impl SearchControl {
 
     /// Whether another iteration may begin (not stopped, and before the soft limit unless
     /// pondering). `stable` scales the soft limit: a search whose best move keeps changing may
-    /// pass a factor above 1 to think longer, never beyond the hard limit.
+    /// pass a factor above 1 to think longer, never beyond the hard limit. When the soft limit
+    /// is the hard one (a fixed time per move, or byoyomi with no main time left), time saved
+    /// now cannot be spent later, so the search goes on until the hard limit.
     pub fn may_start_iteration(&self, stable: f64) -> bool {
         if self.must_stop() {
             return false;
@@ -87,9 +89,30 @@ impl SearchControl {
             return true;
         }
         let clock = *self.clock.lock();
-        match clock.soft {
-            None => true,
-            Some(soft) => clock.base.elapsed() < soft.mul_f64(stable.max(0.0)),
+        match (clock.soft, clock.hard) {
+            (None, _) => true,
+            (Some(soft), Some(hard)) if soft >= hard => true,
+            (Some(soft), _) => clock.base.elapsed() < soft.mul_f64(stable.max(0.0)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINUTE: Duration = Duration::from_secs(60);
+
+    #[test]
+    fn a_stable_search_stops_early_only_when_time_can_be_saved() {
+        // With a margin between soft and hard, a stability factor of 0 ends the search.
+        let bankable = SearchControl::new(Some(MINUTE), Some(2 * MINUTE), false);
+        assert!(!bankable.may_start_iteration(0.0));
+        assert!(bankable.may_start_iteration(1.0));
+        // A fixed time per move: the search uses all of it whatever the factor.
+        let fixed = SearchControl::new(Some(MINUTE), Some(MINUTE), false);
+        assert!(fixed.may_start_iteration(0.0));
+        fixed.stop();
+        assert!(!fixed.may_start_iteration(1.0));
     }
 }
