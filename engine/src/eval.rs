@@ -58,9 +58,13 @@ impl AttackMaps {
                 Some(k) => occ ^ Bitboard::from_square(k),
                 None => occ,
             };
-            let (mut a1, mut a2) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            // Pawns all at once: one step forward, and no two pawns of a side attack the same
+            // square (they stand on different files).
+            let mut a1 = pawn_attacks(color, pos.pieces(color, PieceKind::Pawn));
+            let mut a2 = Bitboard::EMPTY;
             let mut mob = 0;
-            for sq in pos.pieces_of(color) {
+            let others = pos.pieces_of(color).and_not(pos.pieces(color, PieceKind::Pawn));
+            for sq in others {
                 let kind = pos.piece_at(sq).kind();
                 if kind == PieceKind::King {
                     continue;
@@ -83,6 +87,28 @@ impl AttackMaps {
             mobility[c] = mob;
         }
         AttackMaps { once, twice, mobility }
+    }
+}
+
+/// Squares on rank `r` (0 = rank a) of every file.
+const fn rank_mask(r: u32) -> u128 {
+    let mut b = 0u128;
+    let mut f = 0;
+    while f < 9 {
+        b |= 1u128 << (f * 9 + r);
+        f += 1;
+    }
+    b
+}
+
+/// The squares attacked by `color`'s pawns: squares are `file · 9 + rank`, and a pawn attacks
+/// the next rank towards the far side. Pawns on the far rank (impossible in a legal position)
+/// are left out rather than wrapped onto the next file.
+#[inline(always)]
+fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    match color {
+        Color::Black => Bitboard((pawns.0 & !rank_mask(0)) >> 1),
+        Color::White => Bitboard((pawns.0 & !rank_mask(8)) << 1),
     }
 }
 
@@ -397,6 +423,21 @@ mod tests {
         let hand: String =
             if f[2] == "-" { "-".to_owned() } else { f[2].chars().map(swap).collect() };
         format!("{} {} {} 1", ranks.join("/"), side, hand)
+    }
+
+    #[test]
+    fn pawn_attacks_in_bulk_match_the_attack_tables() {
+        for sfen in crate::bench::BENCH_POSITIONS {
+            let p = pos(sfen);
+            for color in Color::ALL {
+                let pawns = p.pieces(color, PieceKind::Pawn);
+                let mut one_by_one = Bitboard::EMPTY;
+                for sq in pawns {
+                    one_by_one |= attacks::pawn(color, sq);
+                }
+                assert_eq!(pawn_attacks(color, pawns), one_by_one, "{sfen}");
+            }
+        }
     }
 
     #[test]
