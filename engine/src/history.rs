@@ -1,8 +1,10 @@
 //! Move-ordering memory shared across the search: the butterfly history of quiet moves
-//! (by side, origin-or-dropped-kind and destination), killer moves per ply, and the
-//! counter-move table (the reply that refuted a given move).
+//! (by side, origin-or-dropped-kind and destination), the continuation history (how good a
+//! piece's move to a square is as the follow-up of an earlier piece-to-square move, one and two
+//! plies back), killer moves per ply, and the counter-move table (the reply that refuted a
+//! given move).
 
-use shogi::{Color, Move};
+use shogi::{Color, Move, Piece, Position};
 
 /// Origins: 81 squares, then the seven hand kinds for drops.
 const FROMS: usize = 81 + 8;
@@ -12,8 +14,33 @@ pub const HISTORY_MAX: i32 = 16384;
 /// Deepest ply the search keeps per-ply tables for.
 pub const MAX_PLY: usize = 128;
 
+/// A moved piece and its destination: `piece index · 81 + square` (see [`piece_to`]).
+pub type PieceTo = usize;
+/// No continuation (a null move, or before the root).
+pub const NO_PIECE_TO: PieceTo = usize::MAX;
+const PIECE_TO: usize = Piece::NUM * 81;
+
+/// The piece-to index of `m` as played in `pos` (before the move): the piece after promotion.
+#[inline(always)]
+pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
+    let piece = match m.dropped() {
+        Some(kind) => Piece::new(pos.side_to_move(), kind),
+        None => {
+            let p = pos.piece_at(m.from());
+            if m.is_promotion() {
+                Piece::new(p.color(), p.kind().promote())
+            } else {
+                p
+            }
+        }
+    };
+    piece.index() * 81 + m.to().index()
+}
+
 pub struct History {
     butterfly: Vec<i16>,
+    /// `[earlier piece-to][piece-to]`, shared by the one- and two-ply continuations.
+    continuation: Vec<i16>,
     counter: Vec<u16>,
     killers: [[Move; 2]; MAX_PLY + 2],
 }
@@ -41,6 +68,7 @@ impl History {
     pub fn new() -> History {
         History {
             butterfly: vec![0; 2 * FROMS * 81],
+            continuation: vec![0; PIECE_TO * PIECE_TO],
             counter: vec![0; 2 * FROMS * 81],
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
         }
@@ -48,6 +76,7 @@ impl History {
 
     pub fn clear(&mut self) {
         self.butterfly.iter_mut().for_each(|h| *h = 0);
+        self.continuation.iter_mut().for_each(|h| *h = 0);
         self.counter.iter_mut().for_each(|c| *c = 0);
         self.clear_killers();
     }
@@ -60,6 +89,7 @@ impl History {
     /// Halves every history value (between searches, so old knowledge fades).
     pub fn age(&mut self) {
         self.butterfly.iter_mut().for_each(|h| *h /= 2);
+        self.continuation.iter_mut().for_each(|h| *h /= 2);
     }
 
     #[inline(always)]
@@ -67,13 +97,38 @@ impl History {
         self.butterfly[index(color, m)] as i32
     }
 
-    /// Gravity update: `bonus` moves the value towards ±HISTORY_MAX and never past it.
+    /// The continuation value of a move (`to`, a piece-to index) after `earlier`.
     #[inline(always)]
-    pub fn update(&mut self, color: Color, m: Move, bonus: i32) {
-        let slot = &mut self.butterfly[index(color, m)];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let v = *slot as i32;
-        *slot = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+    pub fn continuation(&self, earlier: PieceTo, to: PieceTo) -> i32 {
+        if earlier == NO_PIECE_TO {
+            0
+        } else {
+            self.continuation[earlier * PIECE_TO + to] as i32
+        }
+    }
+
+    /// Butterfly plus both continuations: the history score of a quiet move.
+    #[inline(always)]
+    pub fn quiet_score(&self, color: Color, m: Move, to: PieceTo, earlier: [PieceTo; 2]) -> i32 {
+        self.get(color, m) + self.continuation(earlier[0], to) + self.continuation(earlier[1], to)
+    }
+
+    /// Rewards (or, with a negative bonus, punishes) a quiet move in all three tables.
+    #[inline(always)]
+    pub fn update(
+        &mut self,
+        color: Color,
+        m: Move,
+        to: PieceTo,
+        earlier: [PieceTo; 2],
+        bonus: i32,
+    ) {
+        gravity(&mut self.butterfly[index(color, m)], bonus);
+        for e in earlier {
+            if e != NO_PIECE_TO {
+                gravity(&mut self.continuation[e * PIECE_TO + to], bonus);
+            }
+        }
     }
 
     #[inline(always)]
@@ -105,4 +160,12 @@ impl History {
             self.counter[index(!color, previous)] = reply.raw();
         }
     }
+}
+
+/// Gravity update: `bonus` moves the value towards ±HISTORY_MAX and never past it.
+#[inline(always)]
+fn gravity(slot: &mut i16, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = *slot as i32;
+    *slot = (v + b - v * b.abs() / HISTORY_MAX) as i16;
 }

@@ -8,7 +8,7 @@
 //! uses its own short list of captures and promotions.
 
 use crate::eval::{board_value, capture_value, promotion_gain};
-use crate::history::History;
+use crate::history::{piece_to, History, PieceTo, NO_PIECE_TO};
 use crate::params::Params;
 use shogi::movelist::MAX_MOVES;
 use shogi::{attacks, movegen, Bitboard, Move, MoveClass, MoveList, NonPromotions};
@@ -353,6 +353,8 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// The piece-to indices of the last two moves, for the continuation history.
+    earlier: [PieceTo; 2],
     /// Special moves already returned (table move, killers, counter), skipped later.
     returned: [Move; 4],
     n_returned: usize,
@@ -375,6 +377,7 @@ impl MovePicker {
             tt_move: Move::NULL,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
+            earlier: [NO_PIECE_TO; 2],
             returned: [Move::NULL; 4],
             n_returned: 0,
             generated: MoveList::new(),
@@ -388,10 +391,19 @@ impl MovePicker {
         }
     }
 
-    /// Prepares the picker for a main-search node.
-    pub fn init(&mut self, pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) {
+    /// Prepares the picker for a main-search node; `earlier` are the piece-to indices of the
+    /// last two moves (for the continuation history).
+    pub fn init(
+        &mut self,
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        earlier: [PieceTo; 2],
+    ) {
         let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::TtMove };
         self.start(stage, tt_move, killers, counter);
+        self.earlier = earlier;
     }
 
     /// Prepares the picker for a quiescence node: captures and promotions (all evasions in
@@ -399,6 +411,7 @@ impl MovePicker {
     pub fn init_quiescence(&mut self, pos: &Position, tt_move: Move) {
         let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::GenQCaptures };
         self.start(stage, tt_move, [Move::NULL; 2], Move::NULL);
+        self.earlier = [NO_PIECE_TO; 2];
     }
 
     fn start(&mut self, stage: Stage, tt_move: Move, killers: [Move; 2], counter: Move) {
@@ -476,6 +489,11 @@ impl MovePicker {
         }
     }
 
+    #[inline(always)]
+    fn quiet_score(&self, pos: &Position, us: shogi::Color, m: Move, history: &History) -> i32 {
+        history.quiet_score(us, m, piece_to(pos, m), self.earlier) / 2
+    }
+
     /// The next move to search, or `None` when the node has no more.
     pub fn next(&mut self, pos: &Position, history: &History, params: &Params) -> Option<Move> {
         loop {
@@ -531,8 +549,8 @@ impl MovePicker {
                     let us = pos.side_to_move();
                     for i in 0..self.len {
                         let m = self.moves[i];
-                        self.scores[i] =
-                            history.get(us, m) + 4 * feature_score(pos, m, &ci, &threats, params);
+                        self.scores[i] = self.quiet_score(pos, us, m, history)
+                            + 4 * feature_score(pos, m, &ci, &threats, params);
                     }
                     self.sort_descending();
                     self.stage = Stage::Quiets;
@@ -569,7 +587,8 @@ impl MovePicker {
                         } else if is_tactical(pos, m) {
                             4 * params.order_capture + mvv_lva(pos, m)
                         } else {
-                            history.get(us, m) + 4 * feature_score(pos, m, &ci, &threats, params)
+                            self.quiet_score(pos, us, m, history)
+                                + 4 * feature_score(pos, m, &ci, &threats, params)
                         };
                     }
                     self.stage = Stage::Evasions;
@@ -628,7 +647,7 @@ mod tests {
             let hint = legal.iter().copied().find(|&m| !is_tactical(&pos, m)).unwrap_or(Move::NULL);
             let garbage = Move::from_raw(0x1234);
             let mut picker = MovePicker::empty();
-            picker.init(&pos, hint, [garbage, hint], legal[0]);
+            picker.init(&pos, hint, [garbage, hint], legal[0], [NO_PIECE_TO; 2]);
             let mut seen = Vec::new();
             while let Some(m) = picker.next(&pos, &history, &params) {
                 assert!(legal.contains(&m), "{sfen}: {m} not legal");

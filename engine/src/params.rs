@@ -95,11 +95,17 @@ declare_params! {
     /// Late-move reduction = lmr_base/100 + ln(depth)·ln(move number)·100/lmr_divisor.
     lmr_base: 50, 0, 400;
     lmr_divisor: 170, 50, 2000;
+    /// Late-move reductions shrink by one per this much history (butterfly plus continuations).
+    lmr_history_divisor: 12000, 1000, 100000;
     /// Late-move pruning at remaining depth d ≤ 3: quiet moves after lmp_base + lmp_factor·d².
     lmp_base: 5, 0, 200;
     lmp_factor: 4, 0, 100;
     /// Captures losing more than see_prune_margin·depth (static exchange) are pruned at d ≤ 3.
     see_prune_margin: 120, 0, 5000;
+    /// Quiet moves and drops losing more than see_quiet_margin·depth² (static exchange) are
+    /// pruned at remaining depth ≤ see_quiet_max_depth (0: never).
+    see_quiet_margin: 30, 0, 5000;
+    see_quiet_max_depth: 4, 0, 64;
     /// Razoring at remaining depth d ≤ 2 when the static evaluation is below alpha by more than
     /// razor_margin·d (0: off).
     razor_margin: 400, 0, 5000;
@@ -126,6 +132,8 @@ declare_params! {
     soppo_ds_min: 2, 1, 8;
     /// 1: test every main-search node for a mate in one.
     oracle_mate1: 1, 0, 1;
+    /// 1: also test the first quiescence ply for a mate in one.
+    qsearch_mate1: 1, 0, 1;
     /// df-pn probes where the opponent king has at most this many safe squares and we attack
     /// at least oracle_probe_attacks of its neighbours...
     oracle_probe_escapes: 1, 0, 8;

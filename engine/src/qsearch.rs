@@ -5,7 +5,9 @@
 use crate::eval::{capture_value, promotion_gain};
 use crate::history::MAX_PLY;
 use crate::move_picker::see;
-use crate::search::{mated_in, score_from_tt, score_to_tt, Searcher, VALUE_INF, VALUE_MATE_IN_MAX};
+use crate::search::{
+    mate_in, mated_in, score_from_tt, score_to_tt, Searcher, VALUE_INF, VALUE_MATE_IN_MAX,
+};
 use crate::tt::Bound;
 use shogi::Move;
 
@@ -55,6 +57,14 @@ pub(crate) fn qsearch(s: &mut Searcher, mut alpha: i32, beta: i32, ply: usize, q
         }
         if qply >= s.params.qsearch_depth {
             return stand;
+        }
+        // A mate in one at the horizon: the captures below would not see it.
+        if qply == 0 && s.params.qsearch_mate1 != 0 {
+            if let Some(m) = s.mate_in_1_here() {
+                let v = mate_in(ply + 1);
+                s.pv_single(ply, m);
+                return v;
+            }
         }
         alpha = alpha.max(stand);
         best = stand;

@@ -11,7 +11,7 @@
 
 use crate::control::SearchControl;
 use crate::eval::{evaluate_scaled, material, EvalCache, Scales};
-use crate::history::{History, MAX_PLY};
+use crate::history::{piece_to, History, PieceTo, MAX_PLY, NO_PIECE_TO};
 use crate::move_picker::{is_tactical, see, CheckInfo, MovePicker};
 use crate::oracle::{mate_in_1, Oracle};
 use crate::params::Params;
@@ -90,6 +90,8 @@ pub struct RootMove {
 struct Frame {
     static_eval: i32,
     current: Move,
+    /// The piece-to index of `current` (for the continuation history).
+    piece_to: PieceTo,
 }
 
 /// The keys of the last `REPETITION_WINDOW` positions of the game before `pos`, oldest first,
@@ -183,7 +185,14 @@ impl<'a> Searcher<'a> {
             next_poll: POLL_INTERVAL,
             stopped: false,
             seldepth: 0,
-            frames: vec![Frame { static_eval: VALUE_NONE, current: Move::NULL }; MAX_PLY + 4],
+            frames: vec![
+                Frame {
+                    static_eval: VALUE_NONE,
+                    current: Move::NULL,
+                    piece_to: NO_PIECE_TO
+                };
+                MAX_PLY + 4
+            ],
             pv: vec![[Move::NULL; MAX_PLY + 2]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
             pickers: (0..MAX_PLY + 2).map(|_| Some(Box::new(MovePicker::empty()))).collect(),
@@ -337,6 +346,7 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1 + ext;
             self.seldepth = self.seldepth.max(1);
             self.frames[0].current = m;
+            self.frames[0].piece_to = piece_to(&self.pos, m);
             self.do_move(m);
             self.nodes += 1;
             self.pv_len[1] = 1;
@@ -558,10 +568,9 @@ impl<'a> Searcher<'a> {
 
         let in_check = self.pos.in_check();
         if !in_check && self.params.oracle_mate1 != 0 {
-            if let Some(m) = mate_in_1(&mut self.pos, &mut self.scratch) {
+            if let Some(m) = self.mate_in_1_here() {
                 let s = mate_in(ply + 1);
-                self.pv[ply][ply] = m;
-                self.pv_len[ply] = ply + 1;
+                self.pv_single(ply, m);
                 self.tt.store(
                     key,
                     m,
@@ -614,6 +623,7 @@ impl<'a> Searcher<'a> {
                     + depth / 6
                     + ((static_eval - beta) / 250).min(2);
                 self.frames[ply].current = Move::NULL;
+                self.frames[ply].piece_to = NO_PIECE_TO;
                 self.pos.make_null_move();
                 self.keys.push(self.pos.key());
                 self.nodes += 1;
@@ -666,13 +676,14 @@ impl<'a> Searcher<'a> {
         let prev_move = self.frames[ply - 1].current;
         let killers = self.history.killers(ply);
         let counter = self.history.counter(us, prev_move);
+        let earlier = self.earlier_moves(ply);
         let mut picker = self.take_picker(ply);
-        picker.init(&self.pos, tt_move, killers, counter);
+        picker.init(&self.pos, tt_move, killers, counter, earlier);
 
         let mut best = -VALUE_INF;
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
-        let mut quiets = [Move::NULL; 64];
+        let mut quiets = [(Move::NULL, NO_PIECE_TO); 64];
         let mut n_quiets = 0;
         let lmp_full = (self.params.lmp_base + self.params.lmp_factor * depth * depth).max(1);
         let lmp_limit = if improving { lmp_full } else { (lmp_full / 2).max(1) } as usize;
@@ -699,6 +710,13 @@ impl<'a> Searcher<'a> {
                             continue;
                         }
                     }
+                    // A quiet move or drop that hangs the piece: not worth a search near the
+                    // leaves.
+                    if depth <= self.params.see_quiet_max_depth
+                        && see(&self.pos, m) < -self.params.see_quiet_margin * depth * depth
+                    {
+                        continue;
+                    }
                 } else if depth <= 3 && see(&self.pos, m) < -self.params.see_prune_margin * depth {
                     continue;
                 }
@@ -715,7 +733,9 @@ impl<'a> Searcher<'a> {
             };
             let new_depth = depth - 1 + ext;
 
+            let m_piece_to = piece_to(&self.pos, m);
             self.frames[ply].current = m;
+            self.frames[ply].piece_to = m_piece_to;
             self.do_move(m);
             self.nodes += 1;
             self.pv_len[ply + 1] = ply + 1;
@@ -739,8 +759,8 @@ impl<'a> Searcher<'a> {
                     if m == killers[0] || m == killers[1] || m == counter {
                         r -= 1;
                     }
-                    let h = self.history.get(us, m);
-                    r -= h / 8000;
+                    let h = self.history.quiet_score(us, m, m_piece_to, earlier);
+                    r -= h / self.params.lmr_history_divisor.max(1);
                     r = r.clamp(0, new_depth - 1);
                 }
                 if self.params.use_pvs != 0 {
@@ -778,7 +798,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             if !tactical && m != best_move && n_quiets < quiets.len() {
-                quiets[n_quiets] = m;
+                quiets[n_quiets] = (m, m_piece_to);
                 n_quiets += 1;
             }
         }
@@ -797,9 +817,10 @@ impl<'a> Searcher<'a> {
         if best >= beta && !best_move.is_null() && !is_tactical(&self.pos, best_move) {
             let bonus = (self.params.history_bonus_scale * depth * depth)
                 .min(self.params.history_bonus_cap);
-            self.history.update(us, best_move, bonus);
-            for &q in &quiets[..n_quiets] {
-                self.history.update(us, q, -bonus);
+            let best_to = piece_to(&self.pos, best_move);
+            self.history.update(us, best_move, best_to, earlier, bonus);
+            for &(q, q_to) in &quiets[..n_quiets] {
+                self.history.update(us, q, q_to, earlier, -bonus);
             }
             self.history.add_killer(ply, best_move);
             self.history.set_counter(us, prev_move, best_move);
@@ -817,6 +838,13 @@ impl<'a> Searcher<'a> {
         };
         self.tt.store(key, best_move, score_to_tt(best, ply), static_eval, depth, bound);
         best
+    }
+
+    /// The piece-to indices of the moves one and two plies before `ply`.
+    #[inline(always)]
+    fn earlier_moves(&self, ply: usize) -> [PieceTo; 2] {
+        let back = |n: usize| if ply >= n { self.frames[ply - n].piece_to } else { NO_PIECE_TO };
+        [back(1), back(2)]
     }
 
     #[inline(always)]
@@ -846,6 +874,19 @@ impl<'a> Searcher<'a> {
         let v = evaluate_scaled(&self.pos, scales);
         self.eval_cache.store(key, v);
         v
+    }
+
+    /// A mate in one for the side to move (not in check), through the oracle.
+    #[inline(always)]
+    pub(crate) fn mate_in_1_here(&mut self) -> Option<Move> {
+        mate_in_1(&mut self.pos, &mut self.scratch)
+    }
+
+    /// Sets the line at `ply` to the single move `m`.
+    #[inline(always)]
+    pub(crate) fn pv_single(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        self.pv_len[ply] = ply + 1;
     }
 
     // Accessors for the quiescence search.
