@@ -1,22 +1,12 @@
-//! The USI protocol loop of `tsumugi`.
-//!
-//! Three threads: a reader that turns the input into lines, the worker ([`crate::usi_worker`])
-//! that owns the engine and runs one search at a time, and this loop, which owns the output and
-//! waits on both. So `stop`, `ponderhit`, `isready` and `quit` are read and answered while a
-//! search runs. The time of a search is in its [`SearchControl`], which the search polls; the
-//! loop also stops the search itself at the hard limit, in case a search polls only the flag.
-//!
-//! Behaviour at the edges (none of these crash the engine):
-//! - an unknown or malformed command gets `info string ...` and is otherwise ignored; a bad
-//!   field of `go` is skipped with an `info string` (the GUI waits for a `bestmove`);
-//! - a bad `position` (malformed SFEN, illegal move) keeps the previous position;
-//! - `go` while a search with a limit runs waits for it to answer (input is read no further
-//!   meanwhile, so a script can pipe several searches); `go` while an unlimited search runs is
-//!   refused with `info string`; `position`, `setoption`, `usinewgame` apply to the next search;
-//! - `go infinite` holds its `bestmove` until `stop`; `go ponder` until `ponderhit` (then the
-//!   clock of the `go ponder` starts) or `stop`: never before, even if the search ends early;
-//! - `gameover` stops a running search; `quit` stops it, prints its answer and returns; the end
-//!   of input is `quit`, except that a search with a limit may finish first;
+//! `tsumugi` as a USI program. The protocol itself (threads, commands, stop and ponder
+//! handling, waiting for a running search) is the loop shared with `tsumugi-mate`,
+//! [`solver::usi`]; this file is what is particular to the playing engine:
+//! - its options ([`crate::usi_options`]), which reach the search thread as parameters (a
+//!   parameter set that cannot be built gets `info string error: ... (parameters unchanged)`);
+//! - a `go` reads every field; a bad or unknown field is skipped with an `info string` (the GUI
+//!   waits for a `bestmove`, and guessing the rest beats resigning);
+//! - the time of a search is in its [`SearchControl`] (from the clock, [`crate::time_manager`]),
+//!   which the search polls; the loop also stops it at the hard limit, counted from the `go`;
 //! - `bestmove`: `win` when the search says the side to move may declare (checked with the
 //!   rules), else the search's move (checked legal: a bad one is replaced by a legal move with
 //!   an `info string` warning), `resign` only when there is no legal move; `ponder <move>` when
@@ -30,34 +20,31 @@ use crate::control::SearchControl;
 use crate::params::Params;
 use crate::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
 use crate::time_manager::TimeBudget;
-use crate::usi_go::{parse_go, GoCommand, GoParams};
+use crate::usi_go::{time_control, GO_FIELDS};
 use crate::usi_options::UsiOptions;
-use crate::usi_worker::{worker_loop, Event, Job, SEARCH_STACK_BYTES};
-use crossbeam_channel::{select, unbounded, Receiver, Sender};
+use crate::usi_worker::{EngineBackend, EngineConfig, EngineJob, EngineOutcome, EngineProgress};
 use shogi::movegen::{is_legal, legal_moves};
-use shogi::{parse_position_command, Move, MoveList, Position};
-use solver::mate_line::{moves_to_usi, verify_mate_line};
-use solver::usi_engine::progress_info;
-use solver::{Limits, Outcome, SolveResult};
+use shogi::{Move, MoveList, Position};
+use solver::mate_line::moves_to_usi;
+use solver::usi::info::{millis, nps};
+use solver::usi::{
+    Finished, GoField, GoIssue, GoParams, Hold, MateSearch, Output, Plan, Timing, UsiProgram,
+};
+use solver::Limits;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread;
 use std::time::{Duration, Instant};
 
 pub const ENGINE_NAME: &str = concat!("Tsumugi ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "The Tsumugi developers";
 
+/// Runs the USI engine until `quit` or the end of `input`. Returns an error only when the
+/// output cannot be written (or a thread cannot be started).
+pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
+    solver::usi::run(PlayingEngine::default(), input, output)
+}
+
 // ----- output formatting -------------------------------------------------------------------
-
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
-fn nps(nodes: u64, elapsed: Duration) -> u64 {
-    let micros = elapsed.as_micros().max(1);
-    u64::try_from(u128::from(nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
-}
 
 /// `cp 35` or `mate 7` / `mate -4` (plies, from the side to move).
 pub fn score_text(score: Score) -> String {
@@ -139,321 +126,78 @@ pub fn bestmove_line(
     (line, warnings)
 }
 
-// ----- the loop ------------------------------------------------------------------------------
+// ----- the program ---------------------------------------------------------------------------
 
-enum Input {
-    Line(String),
-    End,
-}
-
-fn spawn_reader<R: BufRead + Send + 'static>(mut input: R) -> io::Result<Receiver<Input>> {
-    let (tx, rx) = unbounded();
-    thread::Builder::new().name("usi-input".to_string()).spawn(move || {
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send(Input::Line(line)).is_err() {
-                        return;
-                    }
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        let _ = tx.send(Input::End);
-    })?;
-    Ok(rx)
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Play,
-    Mate,
-}
-
-enum Finished {
-    Play(SearchOutcome),
-    Mate(SolveResult),
-    Failed(String),
-}
-
-/// A running search as the loop sees it.
-struct Running {
-    kind: Kind,
+/// A search for a move, as the loop keeps it.
+pub struct PlaySearch {
     root: Position,
-    /// Play: the control shared with the search.
+    /// The control shared with the search.
     control: Arc<SearchControl>,
-    /// Mate: the solver's stop flag.
-    mate_stop: Arc<AtomicBool>,
-    /// Mate: the time limit, counted from [`Event::Started`].
-    mate_time: Option<Duration>,
-    /// When the loop stops the search itself.
-    deadline: Option<Instant>,
-    /// `go infinite` (until `stop`) or `go ponder` (until `ponderhit` or `stop`).
-    hold: bool,
-    pondering: bool,
     /// The clock after a `ponderhit`.
     ponder_budget: Option<TimeBudget>,
-    /// Whether the search answers by itself (a limit, nothing held).
-    finite: bool,
-    stop_requested: bool,
-    held: Option<Finished>,
     ponder_enabled: bool,
     show_multipv: bool,
-    hashfull: u32,
 }
 
-struct Usi<W: Write> {
-    out: W,
-    position: Position,
+/// A running search, as the loop keeps it.
+pub enum RunningSearch {
+    Play(PlaySearch),
+    Mate(MateSearch),
+}
+
+/// The playing engine: its options.
+#[derive(Default)]
+pub struct PlayingEngine {
     options: UsiOptions,
-    /// Options changed since the worker was last configured.
-    dirty: bool,
-    jobs: Option<Sender<Job>>,
-    events: Receiver<Event>,
-    worker: Option<thread::JoinHandle<()>>,
-    search: Option<Running>,
-    /// The arguments of a `go` that waits for the running search to answer.
-    pending_go: Option<String>,
-    quitting: bool,
 }
 
-/// Runs the USI protocol until `quit` or the end of `input`. Returns an error only when the
-/// output cannot be written (or a thread cannot be started).
-pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
-    let lines = spawn_reader(input)?;
-    let mut usi = Usi::new(output)?;
-    let result = usi.main_loop(&lines);
-    usi.shut_down();
-    result
-}
+impl UsiProgram for PlayingEngine {
+    type Backend = EngineBackend;
+    type Search = RunningSearch;
 
-impl<W: Write> Usi<W> {
-    fn new(out: W) -> io::Result<Usi<W>> {
-        let options = UsiOptions::default();
-        let (job_tx, job_rx) = unbounded();
-        let (event_tx, event_rx) = unbounded();
-        let params = options.effective_params().unwrap_or_else(|_| Params::default());
-        let hash_mb = options.hash_mb;
-        let worker = thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || worker_loop(job_rx, event_tx, params, hash_mb))?;
-        Ok(Usi {
-            out,
-            position: Position::startpos(),
-            options,
-            dirty: false,
-            jobs: Some(job_tx),
-            events: event_rx,
-            worker: Some(worker),
-            search: None,
-            pending_go: None,
-            quitting: false,
-        })
+    const NAME: &'static str = ENGINE_NAME;
+    const AUTHOR: &'static str = ENGINE_AUTHOR;
+    const SEARCHER: &'static str = "engine";
+    const GO_FIELDS: &'static [GoField] = GO_FIELDS;
+
+    fn backend(&self) -> EngineBackend {
+        let params = self.options.effective_params().unwrap_or_else(|_| Params::default());
+        EngineBackend::new(params, self.options.hash_mb)
     }
 
-    fn send(&mut self, line: &str) -> io::Result<()> {
-        self.out.write_all(line.as_bytes())?;
-        self.out.write_all(b"\n")?;
-        self.out.flush()
+    fn option_lines(&self) -> Vec<String> {
+        self.options.option_lines()
     }
 
-    fn info_string(&mut self, text: &str) -> io::Result<()> {
-        // One line: a newline inside would end the info line early.
-        let text = text.replace(['\r', '\n'], " ");
-        self.send(&format!("info string {text}"))
+    fn set_option(&mut self, args: &str) -> Result<(), String> {
+        self.options.apply_setoption(args)
     }
 
-    fn submit(&self, job: Job) -> bool {
-        self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok())
-    }
-
-    /// Sends changed options to the worker (before the next job that uses them).
-    fn configure(&mut self) -> io::Result<()> {
-        if !self.dirty {
-            return Ok(());
-        }
-        self.dirty = false;
+    fn config(&self) -> Result<EngineConfig, String> {
         match self.options.effective_params() {
             Ok(params) => {
-                let job =
-                    Job::Configure { params: Box::new(params), hash_mb: self.options.hash_mb };
-                self.submit(job);
-                Ok(())
+                Ok(EngineConfig { params: Box::new(params), hash_mb: self.options.hash_mb })
             }
-            Err(e) => self.info_string(&format!("error: {e} (parameters unchanged)")),
+            Err(e) => Err(format!("{e} (parameters unchanged)")),
         }
     }
 
-    fn main_loop(&mut self, lines: &Receiver<Input>) -> io::Result<()> {
-        let events = self.events.clone();
-        let mut input_open = true;
-        loop {
-            if (self.quitting || !input_open) && self.search.is_none() {
-                return Ok(());
-            }
-            if self.search.is_none() {
-                if let Some(args) = self.pending_go.take() {
-                    self.go(&args)?;
-                    continue;
-                }
-            }
-            let line_rx = if input_open && !self.quitting && self.pending_go.is_none() {
-                lines.clone()
-            } else {
-                crossbeam_channel::never()
-            };
-            let deadline_rx = match self.search.as_ref() {
-                Some(s) if !s.stop_requested && s.held.is_none() => match s.deadline {
-                    Some(d) => crossbeam_channel::at(d),
-                    None => crossbeam_channel::never(),
-                },
-                _ => crossbeam_channel::never(),
-            };
-            select! {
-                recv(line_rx) -> msg => match msg {
-                    Ok(Input::Line(line)) => self.handle_line(&line)?,
-                    Ok(Input::End) | Err(_) => {
-                        input_open = false;
-                        if self.search.as_ref().is_some_and(|s| !s.finite) {
-                            self.request_stop()?;
-                        }
-                    }
-                },
-                recv(events) -> ev => match ev {
-                    Ok(ev) => self.handle_event(ev)?,
-                    Err(_) => {
-                        // The worker is gone (cannot happen short of an abort): answer and end.
-                        self.finish(Finished::Failed("the search thread has gone".to_string()))?;
-                        return Ok(());
-                    }
-                },
-                recv(deadline_rx) -> _ => self.stop_search(),
-            }
+    fn go(
+        &self,
+        go: &GoParams,
+        issues: &[GoIssue],
+        root: &Position,
+        out: &mut Output<'_>,
+    ) -> io::Result<Option<Plan<RunningSearch, EngineJob>>> {
+        for issue in issues {
+            out.info_string(&issue.to_string())?;
         }
-    }
-
-    fn shut_down(&mut self) {
-        if let Some(s) = &self.search {
-            s.control.stop();
-            s.mate_stop.store(true, Ordering::SeqCst);
-        }
-        self.jobs = None;
-        if let Some(w) = self.worker.take() {
-            let _ = w.join();
-        }
-    }
-
-    fn handle_line(&mut self, raw: &str) -> io::Result<()> {
-        let line = raw.trim();
-        if line.is_empty() {
-            return Ok(());
-        }
-        let (cmd, args) = match line.split_once(char::is_whitespace) {
-            Some((c, a)) => (c, a.trim()),
-            None => (line, ""),
-        };
-        match cmd {
-            "usi" => {
-                self.send(&format!("id name {ENGINE_NAME}"))?;
-                self.send(&format!("id author {ENGINE_AUTHOR}"))?;
-                for l in self.options.option_lines() {
-                    self.send(&l)?;
-                }
-                self.send("usiok")
-            }
-            "isready" => {
-                if self.search.is_none() {
-                    self.configure()?;
-                    let (tx, rx) = crossbeam_channel::bounded(1);
-                    if !self.submit(Job::Sync(tx)) || rx.recv().is_err() {
-                        self.info_string("error: the engine could not be set up")?;
-                    }
-                }
-                self.send("readyok")
-            }
-            "setoption" => match self.options.apply_setoption(args) {
-                Ok(()) => {
-                    self.dirty = true;
-                    Ok(())
-                }
-                Err(e) => self.info_string(&format!("error: {e}")),
-            },
-            "usinewgame" => {
-                self.configure()?;
-                self.submit(Job::Clear);
-                Ok(())
-            }
-            "position" => match parse_position_command(line) {
-                Ok(p) => {
-                    self.position = p;
-                    Ok(())
-                }
-                Err(e) => self.info_string(&format!("error: {e} (position unchanged)")),
-            },
-            "go" => self.go(args),
-            "stop" => self.request_stop(),
-            "ponderhit" => self.ponderhit(),
-            "gameover" => {
-                if self.search.is_some() {
-                    self.request_stop()?;
-                }
-                Ok(())
-            }
-            "quit" => {
-                self.quitting = true;
-                if self.search.is_some() {
-                    self.request_stop()?;
-                }
-                Ok(())
-            }
-            _ => {
-                let shown: String = line.chars().take(200).collect();
-                self.info_string(&format!("unknown command: {shown}"))
-            }
-        }
-    }
-
-    fn go(&mut self, args: &str) -> io::Result<()> {
-        if let Some(s) = &self.search {
-            // A search that answers by itself (or was stopped) is waited for; an unlimited one
-            // could make the wait endless.
-            if s.finite || s.stop_requested {
-                self.pending_go = Some(args.to_string());
-                return Ok(());
-            }
-            return self.info_string("error: a search is already running (send stop first)");
-        }
-        let (command, warnings) = match parse_go(args) {
-            Ok(c) => c,
-            Err(e) => {
-                // A malformed `go mate`: the GUI waits for an answer.
-                self.info_string(&format!("error: {e}"))?;
-                return self.send("checkmate timeout");
-            }
-        };
-        for w in warnings {
-            self.info_string(&w)?;
-        }
-        self.configure()?;
-        match command {
-            GoCommand::Mate { time } => self.go_mate(time),
-            GoCommand::Play(go) => self.go_play(&go),
-        }
-    }
-
-    fn go_play(&mut self, go: &GoParams) -> io::Result<()> {
-        let side = self.position.side_to_move();
+        let side = root.side_to_move();
         let settings = self.options.time_settings();
-        let hold = go.infinite || go.ponder;
-        let budget = if go.infinite { None } else { go.time_control(side).budget(&settings) };
+        let hold = Hold::of(go);
+        let budget = if go.infinite { None } else { time_control(go, side).budget(&settings) };
         let ponder_budget = if go.ponder {
-            GoParams { ponder: false, ..go.clone() }.time_control(side).budget(&settings)
+            time_control(&GoParams { ponder: false, ..go.clone() }, side).budget(&settings)
         } else {
             None
         };
@@ -464,199 +208,92 @@ impl<W: Write> Usi<W> {
         let limits =
             SearchLimits { depth: go.depth, nodes: go.nodes, multipv: self.options.multipv };
         let go_time = Instant::now();
-        let running = Running {
-            kind: Kind::Play,
-            root: self.position.clone(),
-            control: Arc::clone(&control),
-            mate_stop: Arc::new(AtomicBool::new(false)),
-            mate_time: None,
-            deadline: if hold { None } else { budget.and_then(|b| go_time.checked_add(b.hard)) },
+        let timing = Timing {
             hold,
-            pondering: go.ponder,
+            deadline: if hold.holds() {
+                None
+            } else {
+                budget.and_then(|b| go_time.checked_add(b.hard))
+            },
+            time_after_start: None,
+            finite: !hold.holds() && (budget.is_some() || go.depth.is_some() || go.nodes.is_some()),
+        };
+        let search = PlaySearch {
+            root: root.clone(),
+            control: Arc::clone(&control),
             ponder_budget,
-            finite: !hold && (budget.is_some() || go.depth.is_some() || go.nodes.is_some()),
-            stop_requested: false,
-            held: None,
             ponder_enabled: self.options.ponder,
             show_multipv: self.options.multipv > 1,
-            hashfull: 0,
         };
-        let job = Job::Search { pos: Box::new(self.position.clone()), limits, control };
-        self.start(running, job)
+        let job = EngineJob::Play { pos: Box::new(root.clone()), limits, control };
+        Ok(Some(Plan { search: RunningSearch::Play(search), job, timing }))
     }
 
-    fn go_mate(&mut self, time: Option<Duration>) -> io::Result<()> {
-        let stop = Arc::new(AtomicBool::new(false));
-        let running = Running {
-            kind: Kind::Mate,
-            root: self.position.clone(),
-            control: Arc::new(SearchControl::unlimited()),
-            mate_stop: Arc::clone(&stop),
-            mate_time: time,
-            deadline: None,
-            hold: false,
-            pondering: false,
-            ponder_budget: None,
-            finite: time.is_some(),
-            stop_requested: false,
-            held: None,
-            ponder_enabled: false,
-            show_multipv: false,
-            hashfull: 0,
+    fn go_mate(&self, time: Option<Duration>, root: &Position) -> Plan<RunningSearch, EngineJob> {
+        MateSearch::plan(root, Limits { time, nodes: None })
+            .map(RunningSearch::Mate, EngineJob::Mate)
+    }
+
+    fn stop(&self, search: &RunningSearch) {
+        match search {
+            RunningSearch::Play(s) => s.control.stop(),
+            RunningSearch::Mate(s) => s.stop(),
+        }
+    }
+
+    fn ponderhit(&self, search: &mut RunningSearch) -> Option<Duration> {
+        let RunningSearch::Play(s) = search else {
+            return None;
         };
-        let limits = Limits { time, nodes: None };
-        let job = Job::Mate { pos: Box::new(self.position.clone()), limits, stop };
-        self.start(running, job)
-    }
-
-    fn start(&mut self, running: Running, job: Job) -> io::Result<()> {
-        self.search = Some(running);
-        if !self.submit(job) {
-            return self.finish(Finished::Failed("the search thread has gone".to_string()));
-        }
-        Ok(())
-    }
-
-    /// Raises the stop flags of the running search (the deadline, `stop`, `quit`).
-    fn stop_search(&mut self) {
-        if let Some(s) = self.search.as_mut() {
-            s.stop_requested = true;
-            s.control.stop();
-            s.mate_stop.store(true, Ordering::SeqCst);
-        }
-    }
-
-    /// `stop` (and `quit`, `gameover`, end of input): stop, and give a held answer.
-    fn request_stop(&mut self) -> io::Result<()> {
-        if self.search.is_none() {
-            return Ok(());
-        }
-        self.stop_search();
-        if let Some(s) = self.search.as_mut() {
-            s.hold = false;
-            s.pondering = false;
-            if let Some(done) = s.held.take() {
-                return self.finish(done);
-            }
-        }
-        Ok(())
-    }
-
-    fn ponderhit(&mut self) -> io::Result<()> {
-        let Some(s) = self.search.as_mut() else {
-            return Ok(());
-        };
-        if !s.pondering {
-            // `go infinite` is not pondering: only `stop` ends it.
-            return Ok(());
-        }
-        s.pondering = false;
-        s.hold = false;
-        s.finite = true;
         let budget = s.ponder_budget;
         s.control.ponderhit(budget.map(|b| b.soft), budget.map(|b| b.hard));
-        s.deadline = budget.and_then(|b| Instant::now().checked_add(b.hard));
-        if let Some(done) = s.held.take() {
-            return self.finish(done);
-        }
-        Ok(())
+        budget.map(|b| b.hard)
     }
 
-    fn handle_event(&mut self, ev: Event) -> io::Result<()> {
-        match ev {
-            Event::Started => {
-                if let Some(s) = self.search.as_mut() {
-                    if s.kind == Kind::Mate {
-                        s.deadline = s.mate_time.and_then(|t| Instant::now().checked_add(t));
-                    }
-                }
-                Ok(())
+    fn progress(
+        &self,
+        search: &mut RunningSearch,
+        report: EngineProgress,
+        out: &mut Output<'_>,
+    ) -> io::Result<()> {
+        match (search, report) {
+            (RunningSearch::Play(s), EngineProgress::Info(i)) => {
+                out.send(&info_line(&i, s.show_multipv))
             }
-            Event::Info(i) => {
-                let Some(s) = self.search.as_mut() else {
-                    return Ok(());
-                };
-                s.hashfull = i.hashfull;
-                let line = info_line(&i, s.show_multipv);
-                self.send(&line)
-            }
-            Event::MateProgress(p) => {
-                if let Some(s) = self.search.as_mut() {
-                    s.hashfull = p.hashfull;
-                    self.send(&progress_info(&p))?;
-                }
-                Ok(())
-            }
-            Event::Done(o) => self.finish(Finished::Play(o)),
-            Event::MateDone(r) => self.finish(Finished::Mate(r)),
-            Event::Failed(msg) => self.finish(Finished::Failed(msg)),
+            (RunningSearch::Mate(s), EngineProgress::Mate(p)) => s.progress(&p, out),
+            // A job's reports always match its kind.
+            _ => Ok(()),
         }
     }
 
-    /// The search ended: answer, or keep the answer while it is held.
-    fn finish(&mut self, done: Finished) -> io::Result<()> {
-        let Some(mut s) = self.search.take() else {
-            return Ok(());
-        };
-        if s.hold && !s.stop_requested {
-            s.held = Some(done);
-            self.search = Some(s);
-            return Ok(());
-        }
-        match (s.kind, done) {
-            (Kind::Play, Finished::Play(o)) => {
+    fn answer(
+        &self,
+        search: RunningSearch,
+        finished: Finished<EngineOutcome>,
+        out: &mut Output<'_>,
+    ) -> io::Result<()> {
+        match (search, finished) {
+            (RunningSearch::Play(s), Finished::Done(EngineOutcome::Play(o))) => {
                 let (line, warnings) = bestmove_line(&s.root, &o, s.ponder_enabled);
                 for w in warnings {
-                    self.info_string(&w)?;
+                    out.info_string(&w)?;
                 }
-                self.send(&line)
+                out.send(&line)
             }
-            (Kind::Mate, Finished::Mate(r)) => self.report_mate(&s, &r),
-            (kind, Finished::Failed(msg)) => {
-                self.info_string(&format!("error: the search failed: {msg}"))?;
-                if kind == Kind::Mate {
-                    return self.send("checkmate timeout");
+            (RunningSearch::Mate(s), Finished::Done(EngineOutcome::Mate(r))) => s.answer(&r, out),
+            (search, Finished::Failed(msg)) => {
+                out.info_string(&format!("error: the search failed: {msg}"))?;
+                match search {
+                    RunningSearch::Mate(_) => out.send("checkmate timeout"),
+                    RunningSearch::Play(s) => match first_legal_move(&s.root) {
+                        Some(m) => out.send(&format!("bestmove {m}")),
+                        None => out.send("bestmove resign"),
+                    },
                 }
-                let line = match first_legal_move(&s.root) {
-                    Some(m) => format!("bestmove {m}"),
-                    None => "bestmove resign".to_string(),
-                };
-                self.send(&line)
             }
             // A job's answer always matches its kind.
-            (Kind::Play, Finished::Mate(_)) | (Kind::Mate, Finished::Play(_)) => Ok(()),
-        }
-    }
-
-    /// The answer to `go mate`, as `tsumugi-mate` gives it.
-    fn report_mate(&mut self, s: &Running, r: &SolveResult) -> io::Result<()> {
-        let mut info = format!(
-            "info time {} nodes {} nps {} hashfull {}",
-            millis(r.elapsed),
-            r.nodes,
-            nps(r.nodes, r.elapsed),
-            s.hashfull
-        );
-        if let Outcome::Mate(moves) = &r.outcome {
-            if let Err(e) = verify_mate_line(&s.root, moves) {
-                self.info_string(&format!(
-                    "warning: the search's mate line fails the rules check: {e}"
-                ))?;
-            }
-            if !moves.is_empty() {
-                info.push_str(" pv ");
-                info.push_str(&moves_to_usi(moves));
-            }
-        }
-        self.send(&info)?;
-        match &r.outcome {
-            Outcome::Mate(moves) if moves.is_empty() => {
-                self.info_string("the side to move is already mated")?;
-                self.send("checkmate nomate")
-            }
-            Outcome::Mate(moves) => self.send(&format!("checkmate {}", moves_to_usi(moves))),
-            Outcome::NoMate => self.send("checkmate nomate"),
-            Outcome::Timeout => self.send("checkmate timeout"),
+            (RunningSearch::Play(_), Finished::Done(EngineOutcome::Mate(_)))
+            | (RunningSearch::Mate(_), Finished::Done(EngineOutcome::Play(_))) => Ok(()),
         }
     }
 }
@@ -664,15 +301,10 @@ impl<W: Write> Usi<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Cursor;
 
     fn run_script(script: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        let input = Cursor::new(script.as_bytes().to_vec());
-        if let Err(e) = run(input, &mut out) {
-            panic!("run failed: {e}");
-        }
-        String::from_utf8_lossy(&out).lines().map(str::to_string).collect()
+        solver::usi::transcript(PlayingEngine::default(), script)
+            .unwrap_or_else(|e| panic!("run failed: {e}"))
     }
 
     fn count(out: &[String], prefix: &str) -> usize {

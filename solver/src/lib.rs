@@ -11,7 +11,9 @@ pub mod pn;
 pub mod repetition_table;
 pub mod tt;
 
-// Front ends (USI engine, batch solver) and the rules check of mate lines they share.
+// Front ends (USI engine, batch solver) and the rules check of mate lines they share; the USI
+// protocol layer is shared with the playing engine (`tsumugi`).
 pub mod batch;
 pub mod mate_line;
+pub mod usi;
 pub mod usi_engine;

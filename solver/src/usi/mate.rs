@@ -1,0 +1,174 @@
+//! `go mate` as both programs answer it: a df-pn search of the position, answered with
+//! `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`.
+//!
+//! The search-thread half is [`MateBackend`], which runs [`MateJob`]s (the playing engine embeds
+//! it for its `go mate`); the loop half is [`MateSearch`], which keeps what the answer needs.
+//! A mate line that fails the rules check ([`verify_mate_line`]) is still sent, after an
+//! `info string warning: ...`: a search bug should be visible, not hidden.
+
+use super::info::{millis, nps, progress_info};
+use super::output::Output;
+use super::program::{Hold, Plan, Timing};
+use super::worker::SearchBackend;
+use crate::config::SolverConfig;
+use crate::mate_line::{moves_to_usi, root_defends, verify_mate_line};
+use crate::outcome::{Limits, Outcome, Progress, SolveResult};
+use crate::search::Solver;
+use shogi::Position;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// One df-pn search, for the search thread.
+pub struct MateJob {
+    pub pos: Box<Position>,
+    pub limits: Limits,
+    /// Raised by the loop to stop the search.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// The solver, built on first use (so that a `USI_Hash` sent after `usi` does not first
+/// allocate the default table) and reconfigured when the settings changed.
+pub struct MateBackend {
+    config: SolverConfig,
+    solver: Option<Solver>,
+}
+
+impl MateBackend {
+    pub fn new(config: SolverConfig) -> MateBackend {
+        MateBackend { config, solver: None }
+    }
+
+    fn solver(&mut self) -> &mut Solver {
+        let config = &self.config;
+        let s = self.solver.get_or_insert_with(|| Solver::new(config.clone()));
+        if s.config() != config {
+            s.set_config(config.clone());
+        }
+        s
+    }
+}
+
+impl SearchBackend for MateBackend {
+    type Config = SolverConfig;
+    type Job = MateJob;
+    type Progress = Progress;
+    type Outcome = SolveResult;
+
+    const THREAD_NAME: &'static str = "mate-search";
+    const STACK_BYTES: Option<usize> = None;
+
+    fn configure(&mut self, config: SolverConfig) {
+        self.config = config;
+    }
+
+    fn clear(&mut self) {
+        if let Some(s) = self.solver.as_mut() {
+            s.clear();
+        }
+    }
+
+    fn ready(&mut self) {
+        self.solver();
+    }
+
+    fn prepare(&mut self, _job: &MateJob) {
+        self.solver();
+    }
+
+    fn search(&mut self, job: MateJob, report: &mut dyn FnMut(Progress)) -> SolveResult {
+        let mut progress = |p: &Progress| report(p.clone());
+        self.solver().solve(&job.pos, &job.limits, &job.stop, &mut progress)
+    }
+
+    fn reset(&mut self) {
+        self.solver = None;
+    }
+}
+
+/// A running df-pn search, as the loop keeps it.
+pub struct MateSearch {
+    pub root: Position,
+    pub stop: Arc<AtomicBool>,
+    /// The table fill of the last report, for the final `info` line.
+    pub hashfull: u32,
+}
+
+impl MateSearch {
+    /// A search of `root` within `limits`: the loop's half and the search thread's half.
+    pub fn start(root: &Position, limits: Limits) -> (MateSearch, MateJob) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let search = MateSearch { root: root.clone(), stop: Arc::clone(&stop), hashfull: 0 };
+        (search, MateJob { pos: Box::new(root.clone()), limits, stop })
+    }
+
+    /// The plan of `go mate`: answered as soon as it ends, which is on its own when it has a
+    /// limit; the time counts from when the solver starts (after any table allocation).
+    pub fn plan(root: &Position, limits: Limits) -> Plan<MateSearch, MateJob> {
+        let timing = Timing {
+            hold: Hold::No,
+            deadline: None,
+            time_after_start: limits.time,
+            finite: limits.time.is_some() || limits.nodes.is_some(),
+        };
+        let (search, job) = MateSearch::start(root, limits);
+        Plan { search, job, timing }
+    }
+
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// An `info` line for a progress report.
+    pub fn progress(&mut self, p: &Progress, out: &mut Output<'_>) -> io::Result<()> {
+        self.hashfull = p.hashfull;
+        out.send(&progress_info(p))
+    }
+
+    /// The final `info` line of a search, with the mate line as `pv` and, when `with_score`,
+    /// the mate as `score mate +n` (`-n` when the side to move is the one mated).
+    pub fn report(
+        &self,
+        r: &SolveResult,
+        with_score: bool,
+        out: &mut Output<'_>,
+    ) -> io::Result<()> {
+        let mut info = format!(
+            "info time {} nodes {} nps {} hashfull {}",
+            millis(r.elapsed),
+            r.nodes,
+            nps(r.nodes, r.elapsed),
+            self.hashfull
+        );
+        if let Outcome::Mate(moves) = &r.outcome {
+            if let Err(e) = verify_mate_line(&self.root, moves) {
+                out.info_string(&format!(
+                    "warning: the search's mate line fails the rules check: {e}"
+                ))?;
+            }
+            if !moves.is_empty() {
+                if with_score {
+                    let sign = if root_defends(&self.root) { "-" } else { "+" };
+                    info.push_str(&format!(" score mate {sign}{}", moves.len()));
+                }
+                info.push_str(" pv ");
+                info.push_str(&moves_to_usi(moves));
+            }
+        }
+        out.send(&info)
+    }
+
+    /// The answer to `go mate`: the final `info` line, then `checkmate ...`.
+    pub fn answer(&self, r: &SolveResult, out: &mut Output<'_>) -> io::Result<()> {
+        self.report(r, false, out)?;
+        match &r.outcome {
+            Outcome::Mate(moves) if moves.is_empty() => {
+                out.info_string("the side to move is already mated")?;
+                out.send("checkmate nomate")
+            }
+            Outcome::Mate(moves) => out.send(&format!("checkmate {}", moves_to_usi(moves))),
+            Outcome::NoMate => out.send("checkmate nomate"),
+            Outcome::Timeout => out.send("checkmate timeout"),
+        }
+    }
+}

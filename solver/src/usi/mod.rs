@@ -1,0 +1,31 @@
+//! The USI protocol layer shared by Tsumugi's two USI programs: `tsumugi-mate` (this crate's
+//! mate engine, [`crate::usi_engine`]) and `tsumugi` (the playing engine, which answers
+//! `go mate` with the same solver).
+//!
+//! One concept per file:
+//! - [`command`]: which command a line is, and the `setoption` syntax;
+//! - [`go`]: the arguments of `go`, parsed into one typed value with its issues;
+//! - `input`, [`output`]: the reader thread, and writing whole lines;
+//! - [`info`]: numbers as `info` lines show them;
+//! - [`worker`]: the search thread, generic over a program's [`SearchBackend`];
+//! - [`program`]: the [`UsiProgram`] trait, what a program adds to the shared loop;
+//! - [`session`]: the protocol loop itself ([`run`], and [`transcript`] for scripted sessions);
+//! - [`mate`]: `go mate` as both programs answer it.
+
+pub mod command;
+pub mod go;
+pub mod info;
+mod input;
+pub mod mate;
+pub mod output;
+pub mod program;
+pub mod session;
+pub mod worker;
+
+pub use command::{parse_setoption, Command};
+pub use go::{parse_go, GoCommand, GoError, GoField, GoIssue, GoParams};
+pub use mate::{MateBackend, MateJob, MateSearch};
+pub use output::Output;
+pub use program::{Finished, Hold, Plan, Timing, UsiProgram};
+pub use session::{run, transcript};
+pub use worker::{panic_message, SearchBackend};
