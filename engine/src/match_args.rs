@@ -149,7 +149,7 @@ impl MatchArgs {
             let params = params_from(file.map(PathBuf::as_path), set)?;
             Ok(PlayerSpec::Internal {
                 name: internal_name(&params),
-                params,
+                params: Box::new(params),
                 hash_mb: self.hash.max(1),
                 settings,
             })

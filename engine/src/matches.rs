@@ -26,7 +26,13 @@ use std::thread;
 /// One side of a match.
 #[derive(Clone, Debug)]
 pub enum PlayerSpec {
-    Internal { name: String, params: Params, hash_mb: usize, settings: TimeSettings },
+    /// The parameters are boxed: the table is large beside an external engine's spec.
+    Internal {
+        name: String,
+        params: Box<Params>,
+        hash_mb: usize,
+        settings: TimeSettings,
+    },
     External(ExternalSpec),
 }
 
@@ -36,7 +42,7 @@ impl PlayerSpec {
             PlayerSpec::Internal { name, params, hash_mb, settings } => {
                 Ok(Box::new(InternalPlayer::new(
                     name.clone(),
-                    params.clone(),
+                    (**params).clone(),
                     *hash_mb,
                     limits.clone(),
                     *settings,

@@ -25,7 +25,7 @@ fn opening(line: &str) -> Opening {
 fn internal(params: Params) -> PlayerSpec {
     PlayerSpec::Internal {
         name: "tsumugi".to_string(),
-        params,
+        params: Box::new(params),
         hash_mb: 4,
         settings: TimeSettings { network_delay_ms: 5, minimum_thinking_ms: 0 },
     }
