@@ -62,6 +62,11 @@ declare_params! {
     futility_margin_1: 200, 0, 5000;
     futility_margin_2: 400, 0, 5000;
     futility_margin_3: 700, 0, 5000;
+    /// Reverse futility pruning at remaining depth d ≤ rfp_max_depth: a node whose static
+    /// evaluation exceeds beta by rfp_margin·d (less rfp_improving when improving) is cut.
+    rfp_max_depth: 3, 0, 64;
+    rfp_margin: 200, 0, 5000;
+    rfp_improving: 40, 0, 5000;
     /// Half-width of the first aspiration window (centipawns).
     aspiration_width: 60, 1, 2000;
     /// 1: NegaScout (PVS) null-window re-search; 0: plain alpha-beta at non-PV children.

@@ -1,7 +1,7 @@
 //! Iterative-deepening alpha-beta: aspiration windows, PVS (or NegaScout, or plain alpha-beta),
 //! mate-distance pruning, the transposition table, a mate-in-1 oracle at every node and df-pn
-//! probes where the enemy king is exposed, reverse and extended futility pruning at remaining
-//! depths 1–3, null-move pruning, late-move reductions and pruning, check extension, soppo
+//! probes where the enemy king is exposed, reverse futility pruning, extended futility pruning
+//! at remaining depths 1–3, null-move pruning, late-move reductions and pruning, check extension, soppo
 //! pruning in the endgame, and a quiescence search (see [`crate::qsearch`]).
 //!
 //! Scores are centipawns from the side to move; mates are `VALUE_MATE - plies` from the root
@@ -606,9 +606,11 @@ impl<'a> Searcher<'a> {
                     return v;
                 }
             }
-            // Reverse futility pruning (static null move) at depth 1–3.
-            if depth <= 3 && static_eval.abs() < VALUE_MATE_IN_MAX {
-                let margin = self.futility_margin(depth) - if improving { 40 } else { 0 };
+            // Reverse futility pruning (static null move): far enough above beta, near the
+            // leaves, the node is not searched.
+            if depth <= self.params.rfp_max_depth && static_eval.abs() < VALUE_MATE_IN_MAX {
+                let margin = self.params.rfp_margin * depth
+                    - if improving { self.params.rfp_improving } else { 0 };
                 if static_eval - margin >= beta {
                     return static_eval - margin;
                 }
@@ -683,7 +685,7 @@ impl<'a> Searcher<'a> {
         let mut best = -VALUE_INF;
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
-        let mut quiets = [(Move::NULL, NO_PIECE_TO); 64];
+        let mut quiets = [Move::NULL; 64];
         let mut n_quiets = 0;
         let lmp_full = (self.params.lmp_base + self.params.lmp_factor * depth * depth).max(1);
         let lmp_limit = if improving { lmp_full } else { (lmp_full / 2).max(1) } as usize;
@@ -798,7 +800,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             if !tactical && m != best_move && n_quiets < quiets.len() {
-                quiets[n_quiets] = (m, m_piece_to);
+                quiets[n_quiets] = m;
                 n_quiets += 1;
             }
         }
@@ -819,8 +821,8 @@ impl<'a> Searcher<'a> {
                 .min(self.params.history_bonus_cap);
             let best_to = piece_to(&self.pos, best_move);
             self.history.update(us, best_move, best_to, earlier, bonus);
-            for &(q, q_to) in &quiets[..n_quiets] {
-                self.history.update(us, q, q_to, earlier, -bonus);
+            for &q in &quiets[..n_quiets] {
+                self.history.update(us, q, piece_to(&self.pos, q), earlier, -bonus);
             }
             self.history.add_killer(ply, best_move);
             self.history.set_counter(us, prev_move, best_move);
