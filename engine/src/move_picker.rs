@@ -366,6 +366,7 @@ pub struct MovePicker {
     scores: [i32; MAX_MOVES],
     /// Scratch for [`MovePicker::sort_rest`], kept so that a node allocates nothing.
     sort_keys: [u64; MAX_MOVES],
+    sort_moves: [Move; MAX_MOVES],
     len: usize,
     cur: usize,
     bad: [Move; 64],
@@ -389,6 +390,7 @@ impl MovePicker {
             moves: [Move::NULL; MAX_MOVES],
             scores: [0; MAX_MOVES],
             sort_keys: [0; MAX_MOVES],
+            sort_moves: [Move::NULL; MAX_MOVES],
             len: 0,
             cur: 0,
             bad: [Move::NULL; 64],
@@ -468,21 +470,44 @@ impl MovePicker {
         Some(m)
     }
 
-    /// Sorts the moves from `cur` on, best first (equal scores by move encoding).
+    /// As [`MovePicker::pick_best`], but the moves passed over keep their order, so that
+    /// equal scores come out in generation order (board moves before drops).
+    #[inline]
+    fn pick_best_in_order(&mut self) -> Option<Move> {
+        if self.cur >= self.len {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..self.len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves[self.cur..=best].rotate_right(1);
+        self.scores[self.cur..=best].rotate_right(1);
+        let m = self.moves[self.cur];
+        self.cur += 1;
+        Some(m)
+    }
+
+    /// Sorts the moves from `cur` on, best first; equal scores keep their order.
     fn sort_rest(&mut self) {
         let (from, len) = (self.cur, self.len);
         if len <= from + 1 {
             return;
         }
-        // One key per move: the score above the move itself, sorted descending.
+        // One key per move: the score, then the position (inverted, so that the earlier move
+        // of two equal scores sorts first in descending order).
         let keys = &mut self.sort_keys[from..len];
         for (i, key) in keys.iter_mut().enumerate() {
             let score = (self.scores[from + i] as i64 - i32::MIN as i64) as u64;
-            *key = (score << 16) | self.moves[from + i].raw() as u64;
+            *key = (score << 16) | (0xffff - i as u64);
         }
         keys.sort_unstable_by(|a, b| b.cmp(a));
+        self.sort_moves[from..len].copy_from_slice(&self.moves[from..len]);
         for (i, &key) in keys.iter().enumerate() {
-            self.moves[from + i] = Move::from_raw((key & 0xffff) as u16);
+            let j = 0xffff - (key & 0xffff) as usize;
+            self.moves[from + i] = self.sort_moves[from + j];
             self.scores[from + i] = ((key >> 16) as i64 + i32::MIN as i64) as i32;
         }
     }
@@ -571,7 +596,7 @@ impl MovePicker {
                         self.sort_rest();
                     }
                     let next = if self.cur < QUIETS_PICKED_ONE_BY_ONE {
-                        self.pick_best()
+                        self.pick_best_in_order()
                     } else if self.cur < self.len {
                         self.cur += 1;
                         Some(self.moves[self.cur - 1])
