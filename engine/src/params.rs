@@ -135,8 +135,10 @@ declare_params! {
     /// ...plus this slack, and never below soppo_ds_min.
     soppo_ds_slack: 1, 0, 8;
     soppo_ds_min: 2, 1, 8;
-    /// 1: test every main-search node for a mate in one.
+    /// 1: test main-search nodes for a mate in one, from remaining depth oracle_mate1_min_depth
+    /// on (below it the search itself finds a mating check: checks are not pruned there).
     oracle_mate1: 1, 0, 1;
+    oracle_mate1_min_depth: 1, 1, 64;
     /// 1: also test the first quiescence ply for a mate in one.
     qsearch_mate1: 1, 0, 1;
     /// df-pn probes where the opponent king has at most this many safe squares and we attack

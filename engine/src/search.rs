@@ -567,7 +567,8 @@ impl<'a> Searcher<'a> {
         }
 
         let in_check = self.pos.in_check();
-        if !in_check && self.params.oracle_mate1 != 0 {
+        if !in_check && self.params.oracle_mate1 != 0 && depth >= self.params.oracle_mate1_min_depth
+        {
             if let Some(m) = self.mate_in_1_here() {
                 let s = mate_in(ply + 1);
                 self.pv_single(ply, m);
