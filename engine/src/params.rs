@@ -100,6 +100,9 @@ declare_params! {
     /// Late-move reduction = lmr_base/100 + ln(depth)·ln(move number)·100/lmr_divisor.
     lmr_base: 50, 0, 400;
     lmr_divisor: 170, 50, 2000;
+    /// Quiet moves whose history (butterfly plus continuations) is below
+    /// −history_prune_margin·depth are pruned at remaining depth ≤ 3 (0: off).
+    history_prune_margin: 0, 0, 100000;
     /// Late-move reductions shrink by one per this much history (butterfly plus continuations).
     lmr_history_divisor: 12000, 1000, 100000;
     /// Late-move pruning at remaining depth d ≤ 3: quiet moves after lmp_base + lmp_factor·d².

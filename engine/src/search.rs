@@ -695,6 +695,7 @@ impl<'a> Searcher<'a> {
             move_count += 1;
             let tactical = is_tactical(&self.pos, m);
             let gives_check = ci.as_ref().is_some_and(|c| c.gives_check(&self.pos, m));
+            let m_piece_to = piece_to(&self.pos, m);
 
             // Pruning at shallow depth, once a move has been searched.
             if best > -VALUE_MATE_IN_MAX && !in_check {
@@ -710,6 +711,13 @@ impl<'a> Searcher<'a> {
                             continue;
                         }
                         if static_eval + self.futility_margin(depth) <= alpha {
+                            continue;
+                        }
+                        // A quiet move that has kept failing here and in this line.
+                        if self.params.history_prune_margin > 0
+                            && self.history.quiet_score(us, m, m_piece_to, earlier)
+                                < -self.params.history_prune_margin * depth
+                        {
                             continue;
                         }
                     }
@@ -736,7 +744,6 @@ impl<'a> Searcher<'a> {
             };
             let new_depth = depth - 1 + ext;
 
-            let m_piece_to = piece_to(&self.pos, m);
             self.frames[ply].current = m;
             self.frames[ply].piece_to = m_piece_to;
             self.do_move(m);
