@@ -14,9 +14,6 @@ use shogi::movelist::MAX_MOVES;
 use shogi::{attacks, movegen, Bitboard, Move, MoveClass, MoveList, NonPromotions};
 use shogi::{PieceKind, Position, Square};
 
-/// Quiet moves picked by a linear scan before the rest are sorted.
-const QUIETS_PICKED_ONE_BY_ONE: usize = 8;
-
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Stage {
     TtMove,
@@ -364,9 +361,6 @@ pub struct MovePicker {
     generated: MoveList,
     moves: [Move; MAX_MOVES],
     scores: [i32; MAX_MOVES],
-    /// Scratch for [`MovePicker::sort_rest`], kept so that a node allocates nothing.
-    sort_keys: [u64; MAX_MOVES],
-    sort_moves: [Move; MAX_MOVES],
     len: usize,
     cur: usize,
     bad: [Move; 64],
@@ -389,8 +383,6 @@ impl MovePicker {
             generated: MoveList::new(),
             moves: [Move::NULL; MAX_MOVES],
             scores: [0; MAX_MOVES],
-            sort_keys: [0; MAX_MOVES],
-            sort_moves: [Move::NULL; MAX_MOVES],
             len: 0,
             cur: 0,
             bad: [Move::NULL; 64],
@@ -470,45 +462,18 @@ impl MovePicker {
         Some(m)
     }
 
-    /// As [`MovePicker::pick_best`], but the moves passed over keep their order, so that
-    /// equal scores come out in generation order (board moves before drops).
-    #[inline]
-    fn pick_best_in_order(&mut self) -> Option<Move> {
-        if self.cur >= self.len {
-            return None;
-        }
-        let mut best = self.cur;
-        for i in self.cur + 1..self.len {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+    /// Insertion sort of the whole list, best first (stable).
+    fn sort_descending(&mut self) {
+        for i in 1..self.len {
+            let (m, s) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < s {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
             }
-        }
-        self.moves[self.cur..=best].rotate_right(1);
-        self.scores[self.cur..=best].rotate_right(1);
-        let m = self.moves[self.cur];
-        self.cur += 1;
-        Some(m)
-    }
-
-    /// Sorts the moves from `cur` on, best first; equal scores keep their order.
-    fn sort_rest(&mut self) {
-        let (from, len) = (self.cur, self.len);
-        if len <= from + 1 {
-            return;
-        }
-        // One key per move: the score, then the position (inverted, so that the earlier move
-        // of two equal scores sorts first in descending order).
-        let keys = &mut self.sort_keys[from..len];
-        for (i, key) in keys.iter_mut().enumerate() {
-            let score = (self.scores[from + i] as i64 - i32::MIN as i64) as u64;
-            *key = (score << 16) | (0xffff - i as u64);
-        }
-        keys.sort_unstable_by(|a, b| b.cmp(a));
-        self.sort_moves[from..len].copy_from_slice(&self.moves[from..len]);
-        for (i, &key) in keys.iter().enumerate() {
-            let j = 0xffff - (key & 0xffff) as usize;
-            self.moves[from + i] = self.sort_moves[from + j];
-            self.scores[from + i] = ((key >> 16) as i64 + i32::MIN as i64) as i32;
+            self.moves[j] = m;
+            self.scores[j] = s;
         }
     }
 
@@ -587,26 +552,18 @@ impl MovePicker {
                         self.scores[i] = self.quiet_score(pos, us, m, history)
                             + 4 * feature_score(pos, m, &ci, &threats, params);
                     }
+                    self.sort_descending();
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    // Most nodes are cut within the first few quiet moves: pick those one at a
-                    // time, and sort what is left only when a node goes on.
-                    if self.cur == QUIETS_PICKED_ONE_BY_ONE {
-                        self.sort_rest();
+                    if self.cur >= self.len {
+                        self.stage = Stage::BadCaptures;
+                        continue;
                     }
-                    let next = if self.cur < QUIETS_PICKED_ONE_BY_ONE {
-                        self.pick_best_in_order()
-                    } else if self.cur < self.len {
-                        self.cur += 1;
-                        Some(self.moves[self.cur - 1])
-                    } else {
-                        None
-                    };
-                    match next {
-                        Some(m) if self.was_returned(m) => {}
-                        Some(m) => return Some(m),
-                        None => self.stage = Stage::BadCaptures,
+                    let m = self.moves[self.cur];
+                    self.cur += 1;
+                    if !self.was_returned(m) {
+                        return Some(m);
                     }
                 }
                 Stage::BadCaptures => {
