@@ -27,14 +27,7 @@ pub(crate) fn qsearch(s: &mut Searcher, mut alpha: i32, beta: i32, ply: usize, q
     let tt_move = probe.map_or(Move::NULL, |p| p.mv);
     if let Some(p) = probe {
         let v = score_from_tt(p.score, ply);
-        if !pv_node
-            && match p.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-                Bound::None => false,
-            }
-        {
+        if !pv_node && p.bound.settles(v, alpha, beta) {
             return v;
         }
     }
@@ -117,13 +110,7 @@ pub(crate) fn qsearch(s: &mut Searcher, mut alpha: i32, beta: i32, ply: usize, q
     if in_check && move_count == 0 {
         return mated_in(ply);
     }
-    let bound = if best >= beta {
-        Bound::Lower
-    } else if pv_node && !best_move.is_null() {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    };
+    let bound = Bound::of_result(best, beta, pv_node, !best_move.is_null());
     s.tt.store(key, best_move, score_to_tt(best, ply), stand, -1, bound);
     best
 }

@@ -553,15 +553,7 @@ impl<'a> Searcher<'a> {
         let tt_move = probe.map_or(Move::NULL, |p| p.mv);
         if let Some(p) = probe {
             let s = score_from_tt(p.score, ply);
-            if !pv_node
-                && p.depth >= depth
-                && match p.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && p.depth >= depth && p.bound.settles(s, alpha, beta) {
                 return s;
             }
         }
@@ -839,13 +831,7 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv_node && !best_move.is_null() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best, beta, pv_node, !best_move.is_null());
         self.tt.store(key, best_move, score_to_tt(best, ply), static_eval, depth, bound);
         best
     }

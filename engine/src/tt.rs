@@ -20,6 +20,31 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a search result `best` in the window `(alpha, beta)` says of the true value: a
+    /// fail high bounds it from below; a PV node that raised alpha has it exactly; otherwise it
+    /// is bounded from above.
+    #[inline(always)]
+    pub fn of_result(best: i32, beta: i32, pv_node: bool, raised_alpha: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if pv_node && raised_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles a node searched with `(alpha, beta)`.
+    #[inline(always)]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
+
     fn from_bits(b: u8) -> Bound {
         match b & 3 {
             1 => Bound::Upper,
