@@ -687,7 +687,6 @@ impl<'a> Searcher<'a> {
             move_count += 1;
             let tactical = is_tactical(&self.pos, m);
             let gives_check = ci.as_ref().is_some_and(|c| c.gives_check(&self.pos, m));
-            let m_piece_to = piece_to(&self.pos, m);
 
             // Pruning at shallow depth, once a move has been searched.
             if best > -VALUE_MATE_IN_MAX && !in_check {
@@ -707,7 +706,7 @@ impl<'a> Searcher<'a> {
                         }
                         // A quiet move that has kept failing here and in this line.
                         if self.params.history_prune_margin > 0
-                            && self.history.quiet_score(us, m, m_piece_to, earlier)
+                            && self.history.quiet_score(us, m, piece_to(&self.pos, m), earlier)
                                 < -self.params.history_prune_margin * depth
                         {
                             continue;
@@ -736,6 +735,7 @@ impl<'a> Searcher<'a> {
             };
             let new_depth = depth - 1 + ext;
 
+            let m_piece_to = piece_to(&self.pos, m);
             self.frames[ply].current = m;
             self.frames[ply].piece_to = m_piece_to;
             self.do_move(m);
