@@ -139,7 +139,8 @@ declare_params! {
     soppo_ds_slack: 1, 0, 8;
     soppo_ds_min: 2, 1, 8;
     /// 1: test main-search nodes for a mate in one, from remaining depth oracle_mate1_min_depth
-    /// on (below it the search itself finds a mating check: checks are not pruned there).
+    /// on (below it the search itself tries the checks: only those losing material by exchange
+    /// are pruned there).
     oracle_mate1: 1, 0, 1;
     oracle_mate1_min_depth: 1, 1, 64;
     /// 1: also test the first quiescence ply for a mate in one.
