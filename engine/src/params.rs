@@ -58,23 +58,33 @@ pub struct ParamSpec {
 declare_params! {
     /// Maximum quiescence-search depth in plies.
     qsearch_depth: 8, 0, 64;
-    /// Extended futility margins at remaining depth 1, 2 and 3 (centipawns).
-    futility_margin_1: 200, 0, 5000;
-    futility_margin_2: 400, 0, 5000;
-    futility_margin_3: 700, 0, 5000;
+    /// Extended futility margins at (reduced) remaining depth 1, 2 and 3 (centipawns); deeper,
+    /// each ply adds futility_margin_3 − futility_margin_2. A quiet move is pruned when the
+    /// static evaluation plus the margin at its reduced depth does not reach alpha...
+    futility_margin_1: 150, 0, 5000;
+    futility_margin_2: 270, 0, 5000;
+    futility_margin_3: 390, 0, 5000;
+    /// ...while that reduced depth is at most futility_max_depth.
+    futility_max_depth: 8, 0, 64;
     /// Reverse futility pruning at remaining depth d ≤ rfp_max_depth: a node whose static
     /// evaluation exceeds beta by rfp_margin·d (less rfp_improving when improving) is cut.
-    rfp_max_depth: 3, 0, 64;
-    rfp_margin: 200, 0, 5000;
-    rfp_improving: 40, 0, 5000;
+    rfp_max_depth: 8, 0, 64;
+    rfp_margin: 120, 0, 5000;
+    rfp_improving: 60, 0, 5000;
     /// Half-width of the first aspiration window (centipawns).
     aspiration_width: 60, 1, 2000;
     /// 1: NegaScout (PVS) null-window re-search; 0: plain alpha-beta at non-PV children.
     use_pvs: 1, 0, 1;
-    /// Null-move reduction R.
-    null_move_reduction: 3, 1, 6;
-    /// Late-move reductions start after this many moves.
-    lmr_min_moves: 4, 1, 64;
+    /// Null-move reduction R = null_move_reduction + depth/null_move_depth_divisor + up to 3
+    /// more by how far the static evaluation is above beta.
+    null_move_reduction: 4, 1, 12;
+    null_move_depth_divisor: 3, 1, 64;
+    /// Late-move reductions start after this many moves, at remaining depth lmr_min_depth...
+    lmr_min_moves: 2, 1, 64;
+    lmr_min_depth: 2, 1, 64;
+    /// ...and reduce this much more at expected cut nodes, and one more when not improving.
+    lmr_cut_node: 2, 0, 8;
+    lmr_not_improving: 1, 0, 8;
     /// Move-ordering weights for quiet moves (seed 003's features).
     order_check: 400, -2000, 2000;
     order_capture: 1000, -2000, 4000;
@@ -101,19 +111,23 @@ declare_params! {
     lmr_base: 50, 0, 400;
     lmr_divisor: 170, 50, 2000;
     /// Quiet moves whose history (butterfly plus continuations) is below
-    /// −history_prune_margin·depth are pruned at remaining depth ≤ 3 (0: off).
-    history_prune_margin: 0, 0, 100000;
+    /// −history_prune_margin·depth are pruned at remaining depth ≤ history_prune_max_depth
+    /// (margin 0: off).
+    history_prune_margin: 4000, 0, 100000;
+    history_prune_max_depth: 6, 0, 64;
     /// Late-move reductions shrink by one per this much history (butterfly plus continuations).
     lmr_history_divisor: 12000, 1000, 100000;
-    /// Late-move pruning at remaining depth d ≤ 3: quiet moves after lmp_base + lmp_factor·d².
-    lmp_base: 5, 0, 200;
-    lmp_factor: 4, 0, 100;
+    /// Late-move pruning at remaining depth d ≤ lmp_max_depth: quiet moves after
+    /// lmp_base + lmp_factor·d² moves (half as many when the evaluation is not improving).
+    lmp_base: 3, 0, 200;
+    lmp_factor: 2, 0, 100;
+    lmp_max_depth: 64, 0, 64;
     /// Captures losing more than see_prune_margin·depth (static exchange) are pruned at d ≤ 3.
     see_prune_margin: 120, 0, 5000;
-    /// Quiet moves and drops losing more than see_quiet_margin·depth² (static exchange) are
-    /// pruned at remaining depth ≤ see_quiet_max_depth (0: never).
-    see_quiet_margin: 30, 0, 5000;
-    see_quiet_max_depth: 4, 0, 64;
+    /// Quiet moves and drops losing more than see_quiet_margin·d² (static exchange, d the
+    /// reduced depth) are pruned at remaining depth ≤ see_quiet_max_depth (0: never).
+    see_quiet_margin: 25, 0, 5000;
+    see_quiet_max_depth: 8, 0, 64;
     /// Razoring at remaining depth d ≤ 2 when the static evaluation is below alpha by more than
     /// razor_margin·d (0: off).
     razor_margin: 400, 0, 5000;

@@ -559,7 +559,11 @@ impl<'a> Searcher<'a> {
         }
 
         let in_check = self.pos.in_check();
-        if !in_check && self.params.oracle_mate1 != 0 && depth >= self.params.oracle_mate1_min_depth
+        // The mate-in-one test, once per position: a table entry means it has been done.
+        if !in_check
+            && probe.is_none()
+            && self.params.oracle_mate1 != 0
+            && depth >= self.params.oracle_mate1_min_depth
         {
             if let Some(m) = self.mate_in_1_here() {
                 let s = mate_in(ply + 1);
@@ -605,7 +609,7 @@ impl<'a> Searcher<'a> {
                 let margin = self.params.rfp_margin * depth
                     - if improving { self.params.rfp_improving } else { 0 };
                 if static_eval - margin >= beta {
-                    return static_eval - margin;
+                    return beta + (static_eval - beta) / 3;
                 }
             }
             // Null move.
@@ -615,8 +619,8 @@ impl<'a> Searcher<'a> {
                 && !self.frames[ply - 1].current.is_null()
             {
                 let r = self.params.null_move_reduction
-                    + depth / 6
-                    + ((static_eval - beta) / 250).min(2);
+                    + depth / self.params.null_move_depth_divisor
+                    + ((static_eval - beta) / 200).min(3);
                 self.frames[ply].current = Move::NULL;
                 self.frames[ply].piece_to = NO_PIECE_TO;
                 self.pos.make_null_move();
@@ -687,42 +691,7 @@ impl<'a> Searcher<'a> {
             move_count += 1;
             let tactical = is_tactical(&self.pos, m);
             let gives_check = ci.as_ref().is_some_and(|c| c.gives_check(&self.pos, m));
-
-            // Pruning at shallow depth, once a move has been searched.
-            if best > -VALUE_MATE_IN_MAX && !in_check {
-                if !tactical && !gives_check {
-                    if let Some(d) = soppo_d {
-                        if Soppo::is_soppo(&self.pos, m, d) {
-                            self.soppo.pruned += 1;
-                            continue;
-                        }
-                    }
-                    if depth <= 3 {
-                        if move_count > lmp_limit {
-                            continue;
-                        }
-                        if static_eval + self.futility_margin(depth) <= alpha {
-                            continue;
-                        }
-                        // A quiet move that has kept failing here and in this line.
-                        if self.params.history_prune_margin > 0
-                            && self.history.quiet_score(us, m, piece_to(&self.pos, m), earlier)
-                                < -self.params.history_prune_margin * depth
-                        {
-                            continue;
-                        }
-                    }
-                    // A quiet move or drop that hangs the piece: not worth a search near the
-                    // leaves.
-                    if depth <= self.params.see_quiet_max_depth
-                        && see(&self.pos, m) < -self.params.see_quiet_margin * depth * depth
-                    {
-                        continue;
-                    }
-                } else if depth <= 3 && see(&self.pos, m) < -self.params.see_prune_margin * depth {
-                    continue;
-                }
-            }
+            let m_piece_to = piece_to(&self.pos, m);
 
             let ext = if gives_check
                 && self.params.check_extension != 0
@@ -735,7 +704,70 @@ impl<'a> Searcher<'a> {
             };
             let new_depth = depth - 1 + ext;
 
-            let m_piece_to = piece_to(&self.pos, m);
+            // The late-move reduction this move would get (quiet moves only).
+            let mut r = 0;
+            let mut history = 0;
+            if !tactical {
+                history = self.history.quiet_score(us, m, m_piece_to, earlier);
+                if move_count > self.params.lmr_min_moves as usize {
+                    r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if cut_node {
+                        r += self.params.lmr_cut_node;
+                    }
+                    if !improving {
+                        r += self.params.lmr_not_improving;
+                    }
+                    if gives_check {
+                        r -= 1;
+                    }
+                    if m == killers[0] || m == killers[1] || m == counter {
+                        r -= 1;
+                    }
+                    r -= history / self.params.lmr_history_divisor.max(1);
+                }
+            }
+
+            // Pruning, once a move has been searched.
+            if best > -VALUE_MATE_IN_MAX && !in_check {
+                if !tactical && !gives_check {
+                    if let Some(d) = soppo_d {
+                        if Soppo::is_soppo(&self.pos, m, d) {
+                            self.soppo.pruned += 1;
+                            continue;
+                        }
+                    }
+                    if depth <= self.params.lmp_max_depth && move_count > lmp_limit {
+                        continue;
+                    }
+                    // A quiet move that has kept failing here and in this line.
+                    if depth <= self.params.history_prune_max_depth
+                        && self.params.history_prune_margin > 0
+                        && history < -self.params.history_prune_margin * depth
+                    {
+                        continue;
+                    }
+                    // Futility and exchange pruning judge the move at its reduced depth.
+                    let lmr_depth = (new_depth - r).max(0);
+                    if lmr_depth <= self.params.futility_max_depth
+                        && static_eval + self.futility_margin(lmr_depth) <= alpha
+                    {
+                        continue;
+                    }
+                    // A quiet move or drop that hangs the piece: not worth a search near the
+                    // leaves.
+                    if depth <= self.params.see_quiet_max_depth
+                        && see(&self.pos, m) < -self.params.see_quiet_margin * lmr_depth * lmr_depth
+                    {
+                        continue;
+                    }
+                } else if depth <= 3 && see(&self.pos, m) < -self.params.see_prune_margin * depth {
+                    continue;
+                }
+            }
+
             self.frames[ply].current = m;
             self.frames[ply].piece_to = m_piece_to;
             self.do_move(m);
@@ -746,25 +778,7 @@ impl<'a> Searcher<'a> {
             if move_count == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
             } else {
-                let mut r = 0;
-                if depth >= 3 && move_count > self.params.lmr_min_moves as usize && !tactical {
-                    r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if cut_node {
-                        r += 1;
-                    }
-                    if gives_check || self.pos.in_check() {
-                        r -= 1;
-                    }
-                    if m == killers[0] || m == killers[1] || m == counter {
-                        r -= 1;
-                    }
-                    let h = self.history.quiet_score(us, m, m_piece_to, earlier);
-                    r -= h / self.params.lmr_history_divisor.max(1);
-                    r = r.clamp(0, new_depth - 1);
-                }
+                let r = if depth >= self.params.lmr_min_depth { r.clamp(0, new_depth - 1) } else { 0 };
                 if self.params.use_pvs != 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                     if score > alpha && r > 0 && !self.stopped {
@@ -843,12 +857,15 @@ impl<'a> Searcher<'a> {
         [back(1), back(2)]
     }
 
+    /// The extended futility margin at (reduced) remaining depth `depth`: the table at 1–3,
+    /// its last step on from there, and depth 0 as depth 1.
     #[inline(always)]
     fn futility_margin(&self, depth: i32) -> i32 {
+        let p = self.params;
         match depth {
-            1 => self.params.futility_margin_1,
-            2 => self.params.futility_margin_2,
-            _ => self.params.futility_margin_3,
+            ..=1 => p.futility_margin_1,
+            2 => p.futility_margin_2,
+            d => p.futility_margin_3 + (d - 3) * (p.futility_margin_3 - p.futility_margin_2),
         }
     }
 
