@@ -133,6 +133,12 @@ declare_params! {
     razor_margin: 400, 0, 5000;
     /// Null-move pruning from this remaining depth on.
     null_move_min_depth: 2, 1, 32;
+    /// ProbCut at non-PV nodes from remaining depth probcut_min_depth: a capture or promotion
+    /// whose search four plies shallower beats beta + probcut_margin (less probcut_improving
+    /// when improving) cuts the node.
+    probcut_min_depth: 5, 1, 64;
+    probcut_margin: 200, 0, 5000;
+    probcut_improving: 60, 0, 5000;
     /// Internal iterative reduction: one ply less without a table move from this depth on.
     iir_depth: 6, 1, 64;
     /// Aspiration windows from this iteration on.

@@ -664,6 +664,20 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        if !pv_node && !in_check && depth >= self.params.probcut_min_depth {
+            let pc_beta = beta + self.params.probcut_margin
+                - if improving { self.params.probcut_improving } else { 0 };
+            let table_says_no = probe.is_some_and(|p| {
+                p.depth >= depth - 3 && score_from_tt(p.score, ply) < pc_beta
+            });
+            if beta.abs() < VALUE_MATE_IN_MAX && !table_says_no {
+                if let Some(s) = self.probcut(pc_beta, static_eval, tt_move, depth, ply, cut_node)
+                {
+                    return s - (pc_beta - beta);
+                }
+            }
+        }
+
         let mut depth = depth;
         if tt_move.is_null() && depth >= self.params.iir_depth {
             depth -= 1;
@@ -848,6 +862,50 @@ impl<'a> Searcher<'a> {
         let bound = Bound::of_result(best, beta, pv_node, !best_move.is_null());
         self.tt.store(key, best_move, score_to_tt(best, ply), static_eval, depth, bound);
         best
+    }
+
+    /// ProbCut: a capture or promotion that wins enough by exchange to reach `pc_beta` is
+    /// tried, first by the quiescence search, then four plies shallower; if it holds there,
+    /// the node is taken to fail high (the score is returned and stored as a lower bound).
+    fn probcut(
+        &mut self,
+        pc_beta: i32,
+        static_eval: i32,
+        tt_move: Move,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let key = self.pos.key();
+        let mut picker = self.take_picker(ply);
+        let tactical_tt_move =
+            if is_tactical(&self.pos, tt_move) { tt_move } else { Move::NULL };
+        picker.init_quiescence(&self.pos, tactical_tt_move);
+        let mut found = None;
+        while let Some(m) = picker.next(&self.pos, self.history, self.params) {
+            if see(&self.pos, m) < pc_beta - static_eval {
+                continue;
+            }
+            self.frames[ply].current = m;
+            self.frames[ply].piece_to = piece_to(&self.pos, m);
+            self.do_move(m);
+            self.nodes += 1;
+            let mut v = -crate::qsearch::qsearch(self, -pc_beta, -pc_beta + 1, ply + 1, 0);
+            if v >= pc_beta && !self.stopped {
+                v = -self.search(-pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut_node);
+            }
+            self.undo_move();
+            if self.stopped {
+                break;
+            }
+            if v >= pc_beta && v.abs() < VALUE_MATE_IN_MAX {
+                self.tt.store(key, m, score_to_tt(v, ply), static_eval, depth - 3, Bound::Lower);
+                found = Some(v);
+                break;
+            }
+        }
+        self.put_picker(ply, picker);
+        found.filter(|_| !self.stopped)
     }
 
     /// The piece-to indices of the moves one and two plies before `ply`.
