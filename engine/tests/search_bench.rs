@@ -61,7 +61,8 @@ fn soppo_search_still_finds_a_simple_win() {
 #[test]
 fn soppo_prunes_and_ds_picks_a_distance_on_an_endgame() {
     let pos = Position::from_sfen(BENCH_POSITIONS[ENDGAME_POSITIONS[2]]).expect("sfen");
-    let limits = SearchLimits { depth: Some(7), nodes: None, multipv: 1 };
+    // Deep enough for DS-Cut to have recorded the cutoffs it needs before it prunes.
+    let limits = SearchLimits { depth: Some(11), nodes: None, multipv: 1 };
     for mode in [1, 2] {
         let p = Params { soppo_mode: mode, oracle_root_ms: 0, ..Params::default() };
         let mut engine = Engine::new(p, 8);
