@@ -366,6 +366,8 @@ pub struct MovePicker {
     bad: [Move; 64],
     bad_len: usize,
     bad_cur: usize,
+    /// Set by [`MovePicker::skip_quiets`]: no killer, counter or quiet move is given any more.
+    skip_quiets: bool,
 }
 
 impl MovePicker {
@@ -388,6 +390,7 @@ impl MovePicker {
             bad: [Move::NULL; 64],
             bad_len: 0,
             bad_cur: 0,
+            skip_quiets: false,
         }
     }
 
@@ -424,6 +427,13 @@ impl MovePicker {
         self.cur = 0;
         self.bad_len = 0;
         self.bad_cur = 0;
+        self.skip_quiets = false;
+    }
+
+    /// Late-move pruning: the node wants no more quiet moves (checks included), so they are not
+    /// even generated; captures still come.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     /// Generates `class` moves and appends them to the picking arrays.
@@ -497,6 +507,14 @@ impl MovePicker {
     /// The next move to search, or `None` when the node has no more.
     pub fn next(&mut self, pos: &Position, history: &History, params: &Params) -> Option<Move> {
         loop {
+            if self.skip_quiets
+                && matches!(
+                    self.stage,
+                    Stage::Killer0 | Stage::Killer1 | Stage::Counter | Stage::GenQuiets | Stage::Quiets
+                )
+            {
+                self.stage = Stage::BadCaptures;
+            }
             match self.stage {
                 Stage::TtMove => {
                     self.stage = Stage::GenCaptures;

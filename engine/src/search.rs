@@ -746,6 +746,9 @@ impl<'a> Searcher<'a> {
 
             // Pruning, once a move has been searched.
             if best > -VALUE_MATE_IN_MAX && !in_check {
+                if depth <= self.params.lmp_max_depth && move_count >= lmp_limit {
+                    picker.skip_quiets();
+                }
                 if !tactical && !gives_check {
                     if let Some(d) = soppo_d {
                         if Soppo::is_soppo(&self.pos, m, d) {
