@@ -510,7 +510,11 @@ impl MovePicker {
             if self.skip_quiets
                 && matches!(
                     self.stage,
-                    Stage::Killer0 | Stage::Killer1 | Stage::Counter | Stage::GenQuiets | Stage::Quiets
+                    Stage::Killer0
+                        | Stage::Killer1
+                        | Stage::Counter
+                        | Stage::GenQuiets
+                        | Stage::Quiets
                 )
             {
                 self.stage = Stage::BadCaptures;

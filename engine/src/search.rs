@@ -667,12 +667,10 @@ impl<'a> Searcher<'a> {
         if !pv_node && !in_check && depth >= self.params.probcut_min_depth {
             let pc_beta = beta + self.params.probcut_margin
                 - if improving { self.params.probcut_improving } else { 0 };
-            let table_says_no = probe.is_some_and(|p| {
-                p.depth >= depth - 3 && score_from_tt(p.score, ply) < pc_beta
-            });
+            let table_says_no = probe
+                .is_some_and(|p| p.depth >= depth - 3 && score_from_tt(p.score, ply) < pc_beta);
             if beta.abs() < VALUE_MATE_IN_MAX && !table_says_no {
-                if let Some(s) = self.probcut(pc_beta, static_eval, tt_move, depth, ply, cut_node)
-                {
+                if let Some(s) = self.probcut(pc_beta, static_eval, tt_move, depth, ply, cut_node) {
                     return s - (pc_beta - beta);
                 }
             }
@@ -795,7 +793,8 @@ impl<'a> Searcher<'a> {
             if move_count == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
             } else {
-                let r = if depth >= self.params.lmr_min_depth { r.clamp(0, new_depth - 1) } else { 0 };
+                let r =
+                    if depth >= self.params.lmr_min_depth { r.clamp(0, new_depth - 1) } else { 0 };
                 if self.params.use_pvs != 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                     if score > alpha && r > 0 && !self.stopped {
@@ -881,8 +880,7 @@ impl<'a> Searcher<'a> {
     ) -> Option<i32> {
         let key = self.pos.key();
         let mut picker = self.take_picker(ply);
-        let tactical_tt_move =
-            if is_tactical(&self.pos, tt_move) { tt_move } else { Move::NULL };
+        let tactical_tt_move = if is_tactical(&self.pos, tt_move) { tt_move } else { Move::NULL };
         picker.init_quiescence(&self.pos, tactical_tt_move);
         let mut found = None;
         while let Some(m) = picker.next(&self.pos, self.history, self.params) {
