@@ -1,8 +1,13 @@
 //! Iterative-deepening alpha-beta: aspiration windows, PVS (or NegaScout, or plain alpha-beta),
-//! mate-distance pruning, the transposition table, a mate-in-1 oracle at every node and df-pn
-//! probes where the enemy king is exposed, reverse futility pruning, extended futility pruning
-//! at remaining depths 1–3, null-move pruning, late-move reductions and pruning, check extension, soppo
-//! pruning in the endgame, and a quiescence search (see [`crate::qsearch`]).
+//! mate-distance pruning, the transposition table, a mate-in-1 oracle at every new node and
+//! df-pn probes where the enemy king is exposed, razoring, reverse futility pruning, null-move
+//! pruning, ProbCut, late-move reductions, check extension, soppo pruning in the endgame, and a
+//! quiescence search (see [`crate::qsearch`]).
+//!
+//! Quiet moves are pruned as in Stockfish and YaneuraOu: by move count, by history, and by
+//! futility and static exchange judged at the move's reduced depth (its depth less the
+//! late-move reduction it would get), so that the pruning reaches every depth, not only the
+//! last plies.
 //!
 //! Scores are centipawns from the side to move; mates are `VALUE_MATE - plies` from the root
 //! (see [`mate_in`]). Repetitions on the search path (a position seen once before, in the game
