@@ -749,6 +749,8 @@ impl<'a> Searcher<'a> {
 
             // Pruning, once a move has been searched.
             if best > -VALUE_MATE_IN_MAX && !in_check {
+                // Late-move pruning: at the limit, no further quiet move is generated (checks
+                // included); a quiet move already picked past it is pruned below.
                 if depth <= self.params.lmp_max_depth && move_count >= lmp_limit {
                     picker.skip_quiets();
                 }
@@ -911,7 +913,7 @@ impl<'a> Searcher<'a> {
             }
         }
         self.put_picker(ply, picker);
-        found.filter(|_| !self.stopped)
+        found
     }
 
     /// The piece-to indices of the moves one and two plies before `ply`.
