@@ -1,10 +1,11 @@
 //! Move-ordering memory shared across the search: the butterfly history of quiet moves
 //! (by side, origin-or-dropped-kind and destination), the continuation history (how good a
 //! piece's move to a square is as the follow-up of an earlier piece-to-square move, one and two
-//! plies back), killer moves per ply, and the counter-move table (the reply that refuted a
-//! given move).
+//! plies back), the capture history (how often a piece taking a kind on a square has been
+//! best), killer moves per ply, and the counter-move table (the reply that refuted a given
+//! move).
 
-use shogi::{Color, Move, Piece, Position};
+use shogi::{Color, Move, Piece, PieceKind, Position};
 
 /// Origins: 81 squares, then the seven hand kinds for drops.
 const FROMS: usize = 81 + 8;
@@ -41,6 +42,9 @@ pub struct History {
     butterfly: Vec<i16>,
     /// `[earlier piece-to][piece-to]`, shared by the one- and two-ply continuations.
     continuation: Vec<i16>,
+    /// `[piece-to][captured kind]` of captures and promotions (kind 0: a promotion that takes
+    /// nothing).
+    capture: Vec<i16>,
     counter: Vec<u16>,
     killers: [[Move; 2]; MAX_PLY + 2],
 }
@@ -69,6 +73,7 @@ impl History {
         History {
             butterfly: vec![0; 2 * FROMS * 81],
             continuation: vec![0; PIECE_TO * PIECE_TO],
+            capture: vec![0; PIECE_TO * PieceKind::NUM],
             counter: vec![0; 2 * FROMS * 81],
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
         }
@@ -77,6 +82,7 @@ impl History {
     pub fn clear(&mut self) {
         self.butterfly.iter_mut().for_each(|h| *h = 0);
         self.continuation.iter_mut().for_each(|h| *h = 0);
+        self.capture.iter_mut().for_each(|h| *h = 0);
         self.counter.iter_mut().for_each(|c| *c = 0);
         self.clear_killers();
     }
@@ -90,6 +96,7 @@ impl History {
     pub fn age(&mut self) {
         self.butterfly.iter_mut().for_each(|h| *h /= 2);
         self.continuation.iter_mut().for_each(|h| *h /= 2);
+        self.capture.iter_mut().for_each(|h| *h /= 2);
     }
 
     #[inline(always)]
@@ -131,6 +138,19 @@ impl History {
         }
     }
 
+    /// The capture-history value of a capture or promotion `m` in `pos` (`to`: its piece-to
+    /// index).
+    #[inline(always)]
+    pub fn capture_score(&self, pos: &Position, m: Move, to: PieceTo) -> i32 {
+        self.capture[capture_index(pos, m, to)] as i32
+    }
+
+    /// Rewards (or punishes) a capture or promotion.
+    #[inline(always)]
+    pub fn update_capture(&mut self, pos: &Position, m: Move, to: PieceTo, bonus: i32) {
+        gravity(&mut self.capture[capture_index(pos, m, to)], bonus);
+    }
+
     #[inline(always)]
     pub fn killers(&self, ply: usize) -> [Move; 2] {
         self.killers[ply.min(MAX_PLY + 1)]
@@ -160,6 +180,13 @@ impl History {
             self.counter[index(!color, previous)] = reply.raw();
         }
     }
+}
+
+#[inline(always)]
+fn capture_index(pos: &Position, m: Move, to: PieceTo) -> usize {
+    let victim =
+        if m.is_drop() { 0 } else { pos.piece_at(m.to()).get().map_or(0, |(_, k)| k.index()) };
+    to * PieceKind::NUM + victim
 }
 
 /// Gravity update: `bonus` moves the value towards ±HISTORY_MAX and never past it.

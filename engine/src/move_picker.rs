@@ -206,6 +206,7 @@ fn least_valuable(pos: &Position, attackers: Bitboard) -> Option<(Square, PieceK
 }
 
 /// What a node knows to tell cheaply whether a move gives check.
+#[derive(Clone)]
 pub struct CheckInfo {
     enemy_king: Option<Square>,
     /// Squares from which each kind (ours) attacks the enemy king.
@@ -215,6 +216,13 @@ pub struct CheckInfo {
 }
 
 impl CheckInfo {
+    /// Knows of no enemy king: no move gives check.
+    pub const NONE: CheckInfo = CheckInfo {
+        enemy_king: None,
+        squares: [Bitboard::EMPTY; PieceKind::NUM],
+        discoverers: Bitboard::EMPTY,
+    };
+
     pub fn new(pos: &Position) -> CheckInfo {
         let us = pos.side_to_move();
         let mut squares = [Bitboard::EMPTY; PieceKind::NUM];
@@ -348,6 +356,17 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
     }
 }
 
+/// How much the capture history weighs against the exchange values of MVV-LVA: a value at
+/// the history's limit is worth about a gold.
+const CAPTURE_HISTORY_DIVISOR: i32 = 32;
+
+/// The ordering score of a capture or promotion: MVV-LVA, corrected by how often the same
+/// piece taking the same kind on that square has been best.
+#[inline(always)]
+fn capture_score(pos: &Position, m: Move, history: &History) -> i32 {
+    mvv_lva(pos, m) + history.capture_score(pos, m, piece_to(pos, m)) / CAPTURE_HISTORY_DIVISOR
+}
+
 pub struct MovePicker {
     stage: Stage,
     tt_move: Move,
@@ -368,6 +387,9 @@ pub struct MovePicker {
     bad_cur: usize,
     /// Set by [`MovePicker::skip_quiets`]: no killer, counter or quiet move is given any more.
     skip_quiets: bool,
+    /// The node's check information, computed once by [`MovePicker::init`] for the quiet
+    /// moves' ordering and shared with the search through [`MovePicker::check_info`].
+    check_info: CheckInfo,
 }
 
 impl MovePicker {
@@ -391,6 +413,7 @@ impl MovePicker {
             bad_len: 0,
             bad_cur: 0,
             skip_quiets: false,
+            check_info: CheckInfo::NONE,
         }
     }
 
@@ -404,17 +427,28 @@ impl MovePicker {
         counter: Move,
         earlier: [PieceTo; 2],
     ) {
-        let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::TtMove };
+        let in_check = pos.in_check();
+        let stage = if in_check { Stage::GenEvasions } else { Stage::TtMove };
         self.start(stage, tt_move, killers, counter);
         self.earlier = earlier;
+        self.check_info = CheckInfo::new(pos);
+    }
+
+    /// Which moves of the node given to [`MovePicker::init`] give check.
+    #[inline(always)]
+    pub fn check_info(&self) -> &CheckInfo {
+        &self.check_info
     }
 
     /// Prepares the picker for a quiescence node: captures and promotions (all evasions in
     /// check).
     pub fn init_quiescence(&mut self, pos: &Position, tt_move: Move) {
-        let stage = if pos.in_check() { Stage::GenEvasions } else { Stage::GenQCaptures };
+        let in_check = pos.in_check();
+        let stage = if in_check { Stage::GenEvasions } else { Stage::GenQCaptures };
         self.start(stage, tt_move, [Move::NULL; 2], Move::NULL);
         self.earlier = [NO_PIECE_TO; 2];
+        // Evasions are ordered with it; captures do not need it.
+        self.check_info = if in_check { CheckInfo::new(pos) } else { CheckInfo::NONE };
     }
 
     fn start(&mut self, stage: Stage, tt_move: Move, killers: [Move; 2], counter: Move) {
@@ -531,7 +565,7 @@ impl MovePicker {
                     self.reset();
                     self.generate(pos, MoveClass::CapturesPromotions);
                     for i in 0..self.len {
-                        self.scores[i] = mvv_lva(pos, self.moves[i]);
+                        self.scores[i] = capture_score(pos, self.moves[i], history);
                     }
                     self.stage = Stage::GoodCaptures;
                 }
@@ -566,13 +600,12 @@ impl MovePicker {
                     self.reset();
                     self.generate(pos, MoveClass::Quiets);
                     self.generate(pos, MoveClass::Drops);
-                    let ci = CheckInfo::new(pos);
                     let threats = Threats::new(pos);
                     let us = pos.side_to_move();
                     for i in 0..self.len {
                         let m = self.moves[i];
                         self.scores[i] = self.quiet_score(pos, us, m, history)
-                            + 4 * feature_score(pos, m, &ci, &threats, params);
+                            + 4 * feature_score(pos, m, &self.check_info, &threats, params);
                     }
                     self.sort_descending();
                     self.stage = Stage::Quiets;
@@ -600,17 +633,16 @@ impl MovePicker {
                     self.reset();
                     self.generate(pos, MoveClass::Evasions);
                     let us = pos.side_to_move();
-                    let ci = CheckInfo::new(pos);
                     let threats = Threats::new(pos);
                     for i in 0..self.len {
                         let m = self.moves[i];
                         self.scores[i] = if m == self.tt_move {
                             i32::MAX
                         } else if is_tactical(pos, m) {
-                            4 * params.order_capture + mvv_lva(pos, m)
+                            4 * params.order_capture + capture_score(pos, m, history)
                         } else {
                             self.quiet_score(pos, us, m, history)
-                                + 4 * feature_score(pos, m, &ci, &threats, params)
+                                + 4 * feature_score(pos, m, &self.check_info, &threats, params)
                         };
                     }
                     self.stage = Stage::Evasions;
@@ -624,7 +656,11 @@ impl MovePicker {
                     self.generate(pos, MoveClass::CapturesPromotions);
                     for i in 0..self.len {
                         let m = self.moves[i];
-                        self.scores[i] = if m == self.tt_move { i32::MAX } else { mvv_lva(pos, m) };
+                        self.scores[i] = if m == self.tt_move {
+                            i32::MAX
+                        } else {
+                            capture_score(pos, m, history)
+                        };
                     }
                     self.stage = Stage::QCaptures;
                 }

@@ -85,6 +85,11 @@ declare_params! {
     /// ...and reduce this much more at expected cut nodes, and one more when not improving.
     lmr_cut_node: 2, 0, 8;
     lmr_not_improving: 1, 0, 8;
+    /// Quiet moves are reduced this much more when the table move is a capture (the capture
+    /// is likely the node's best move).
+    lmr_tt_capture: 1, 0, 8;
+    /// Late captures and promotions get this percentage of a quiet move's reduction (0: none).
+    lmr_tactical_pct: 50, 0, 200;
     /// Move-ordering weights for quiet moves (seed 003's features).
     order_check: 400, -2000, 2000;
     order_capture: 1000, -2000, 4000;
@@ -107,6 +112,9 @@ declare_params! {
     negascout: 0, 0, 1;
     /// 1: extend checking moves that do not lose material by one ply.
     check_extension: 1, 0, 1;
+    /// ...at remaining depth at least this (below it, the mate-in-one test and the quiescence
+    /// search's evasions see the short checking sequences).
+    check_extension_min_depth: 1, 1, 64;
     /// Late-move reduction = lmr_base/100 + ln(depth)·ln(move number)·100/lmr_divisor.
     lmr_base: 50, 0, 400;
     lmr_divisor: 170, 50, 2000;

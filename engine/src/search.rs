@@ -559,6 +559,14 @@ impl<'a> Searcher<'a> {
         if let Some(p) = probe {
             let s = score_from_tt(p.score, ply);
             if !pv_node && p.depth >= depth && p.bound.settles(s, alpha, beta) {
+                // A quiet table move that fails high is rewarded as if searched here.
+                if s >= beta && !tt_move.is_null() && !is_tactical(&self.pos, tt_move) {
+                    let bonus = (self.params.history_bonus_scale * depth * depth)
+                        .min(self.params.history_bonus_cap);
+                    let earlier = self.earlier_moves(ply);
+                    let to = piece_to(&self.pos, tt_move);
+                    self.history.update(us, tt_move, to, earlier, bonus);
+                }
                 return s;
             }
         }
@@ -595,12 +603,25 @@ impl<'a> Searcher<'a> {
         };
         self.frames[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
+        // The table's score, where its bound says it is nearer the truth, is a better estimate
+        // than the static evaluation for the pruning decisions below.
+        let eval = match probe {
+            Some(p) if !in_check => {
+                let s = score_from_tt(p.score, ply);
+                if s.abs() < VALUE_MATE_IN_MAX && p.bound.settles(s, static_eval, static_eval + 1) {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
 
         if !in_check && !pv_node {
             // Razoring at depth 1–2: hopeless by a wide margin unless a capture saves it.
             if depth <= 2
                 && self.params.razor_margin > 0
-                && static_eval + self.params.razor_margin * depth < alpha
+                && eval + self.params.razor_margin * depth < alpha
                 && alpha.abs() < VALUE_MATE_IN_MAX
             {
                 let v = crate::qsearch::qsearch(self, alpha - 1, alpha, ply, 0);
@@ -610,22 +631,22 @@ impl<'a> Searcher<'a> {
             }
             // Reverse futility pruning (static null move): far enough above beta, near the
             // leaves, the node is not searched.
-            if depth <= self.params.rfp_max_depth && static_eval.abs() < VALUE_MATE_IN_MAX {
+            if depth <= self.params.rfp_max_depth && eval.abs() < VALUE_MATE_IN_MAX {
                 let margin = self.params.rfp_margin * depth
                     - if improving { self.params.rfp_improving } else { 0 };
-                if static_eval - margin >= beta {
-                    return beta + (static_eval - beta) / 3;
+                if eval - margin >= beta {
+                    return beta + (eval - beta) / 3;
                 }
             }
             // Null move.
             if depth >= self.params.null_move_min_depth
-                && static_eval >= beta
+                && eval >= beta
                 && beta.abs() < VALUE_MATE_IN_MAX
                 && !self.frames[ply - 1].current.is_null()
             {
                 let r = self.params.null_move_reduction
                     + depth / self.params.null_move_depth_divisor
-                    + ((static_eval - beta) / 200).min(3);
+                    + ((eval - beta) / 200).min(3);
                 self.frames[ply].current = Move::NULL;
                 self.frames[ply].piece_to = NO_PIECE_TO;
                 self.pos.make_null_move();
@@ -688,7 +709,6 @@ impl<'a> Searcher<'a> {
 
         let soppo_d =
             if in_check { None } else { self.soppo.node_distance(&self.pos, self.params) };
-        let ci = if in_check { None } else { Some(CheckInfo::new(&self.pos)) };
         let prev_move = self.frames[ply - 1].current;
         let killers = self.history.killers(ply);
         let counter = self.history.counter(us, prev_move);
@@ -701,17 +721,21 @@ impl<'a> Searcher<'a> {
         let mut move_count = 0usize;
         let mut quiets = [Move::NULL; 64];
         let mut n_quiets = 0;
+        let mut captures = [Move::NULL; 32];
+        let mut n_captures = 0;
+        let tt_capture = !tt_move.is_null() && is_tactical(&self.pos, tt_move);
         let lmp_full = (self.params.lmp_base + self.params.lmp_factor * depth * depth).max(1);
         let lmp_limit = if improving { lmp_full } else { (lmp_full / 2).max(1) } as usize;
 
         while let Some(m) = picker.next(&self.pos, self.history, self.params) {
             move_count += 1;
             let tactical = is_tactical(&self.pos, m);
-            let gives_check = ci.as_ref().is_some_and(|c| c.gives_check(&self.pos, m));
+            let gives_check = !in_check && picker.check_info().gives_check(&self.pos, m);
             let m_piece_to = piece_to(&self.pos, m);
 
             let ext = if gives_check
                 && self.params.check_extension != 0
+                && depth >= self.params.check_extension_min_depth
                 && (ply as i32) < 2 * self.root_depth
                 && see(&self.pos, m) >= 0
             {
@@ -737,6 +761,9 @@ impl<'a> Searcher<'a> {
                     if !improving {
                         r += self.params.lmr_not_improving;
                     }
+                    if tt_capture {
+                        r += self.params.lmr_tt_capture;
+                    }
                     if gives_check {
                         r -= 1;
                     }
@@ -744,6 +771,19 @@ impl<'a> Searcher<'a> {
                         r -= 1;
                     }
                     r -= history / self.params.lmr_history_divisor.max(1);
+                }
+            } else if move_count > self.params.lmr_min_moves as usize
+                && self.params.lmr_tactical_pct > 0
+            {
+                // A late capture or promotion (the losing ones come after every quiet move)
+                // is reduced too, less than a quiet move, and less when it has been good here.
+                let table = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
+                r = table * self.params.lmr_tactical_pct / 100 - i32::from(pv_node)
+                    + if cut_node { 1 } else { 0 }
+                    - self.history.capture_score(&self.pos, m, m_piece_to)
+                        / self.params.lmr_history_divisor.max(1);
+                if gives_check {
+                    r -= 1;
                 }
             }
 
@@ -774,7 +814,7 @@ impl<'a> Searcher<'a> {
                     // Futility and exchange pruning judge the move at its reduced depth.
                     let lmr_depth = (new_depth - r).max(0);
                     if lmr_depth <= self.params.futility_max_depth
-                        && static_eval + self.futility_margin(lmr_depth) <= alpha
+                        && eval + self.futility_margin(lmr_depth) <= alpha
                     {
                         continue;
                     }
@@ -836,9 +876,14 @@ impl<'a> Searcher<'a> {
                     alpha = score;
                 }
             }
-            if !tactical && m != best_move && n_quiets < quiets.len() {
-                quiets[n_quiets] = m;
-                n_quiets += 1;
+            if m != best_move {
+                if !tactical && n_quiets < quiets.len() {
+                    quiets[n_quiets] = m;
+                    n_quiets += 1;
+                } else if tactical && n_captures < captures.len() {
+                    captures[n_captures] = m;
+                    n_captures += 1;
+                }
             }
         }
         self.put_picker(ply, picker);
@@ -853,18 +898,26 @@ impl<'a> Searcher<'a> {
             best = alpha;
         }
 
-        if best >= beta && !best_move.is_null() && !is_tactical(&self.pos, best_move) {
+        if best >= beta && !best_move.is_null() {
             let bonus = (self.params.history_bonus_scale * depth * depth)
                 .min(self.params.history_bonus_cap);
             let best_to = piece_to(&self.pos, best_move);
-            self.history.update(us, best_move, best_to, earlier, bonus);
-            for &q in &quiets[..n_quiets] {
-                self.history.update(us, q, piece_to(&self.pos, q), earlier, -bonus);
+            if is_tactical(&self.pos, best_move) {
+                self.history.update_capture(&self.pos, best_move, best_to, bonus);
+            } else {
+                self.history.update(us, best_move, best_to, earlier, bonus);
+                for &q in &quiets[..n_quiets] {
+                    self.history.update(us, q, piece_to(&self.pos, q), earlier, -bonus);
+                }
+                self.history.add_killer(ply, best_move);
+                self.history.set_counter(us, prev_move, best_move);
+                if soppo_d.is_some() || crate::soppo::is_endgame(&self.pos, self.params) {
+                    self.soppo.record_cut(&self.pos, best_move, self.params);
+                }
             }
-            self.history.add_killer(ply, best_move);
-            self.history.set_counter(us, prev_move, best_move);
-            if soppo_d.is_some() || crate::soppo::is_endgame(&self.pos, self.params) {
-                self.soppo.record_cut(&self.pos, best_move, self.params);
+            // The captures tried before the refutation were not good enough here.
+            for &c in &captures[..n_captures] {
+                self.history.update_capture(&self.pos, c, piece_to(&self.pos, c), -bonus);
             }
         }
 
