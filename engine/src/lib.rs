@@ -20,6 +20,9 @@ pub mod search;
 pub mod soppo;
 pub mod tt;
 
+#[cfg(test)]
+mod test_positions;
+
 pub use control::SearchControl;
 pub use engine::{Engine, SearchStats};
 pub use params::Params;
