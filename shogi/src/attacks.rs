@@ -343,6 +343,43 @@ pub fn rook_empty(sq: Square) -> Bitboard {
     ROOK_EMPTY[sq.index()]
 }
 
+/// The squares within file distance `df` and relative rank offset `lo..=hi` of each square
+/// (rank offsets counted towards Black's side; `flip` mirrors them for White).
+const fn region_table(df: i32, lo: i32, hi: i32) -> [[Bitboard; N]; 2] {
+    let mut t = [[Bitboard(0); N]; 2];
+    let mut sq = 0;
+    while sq < N {
+        let (f, r) = ((sq / 9) as i32, (sq % 9) as i32);
+        let mut x = -df;
+        while x <= df {
+            let mut y = lo;
+            while y <= hi {
+                t[0][sq].0 |= sq_bit(f + x, r + y);
+                t[1][sq].0 |= sq_bit(f + x, r - y);
+                y += 1;
+            }
+            x += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+static NEAR: [[Bitboard; N]; 2] = region_table(2, -2, 2);
+static KNIGHT_CHECK_REACH: [[Bitboard; N]; 2] = region_table(2, 1, 4);
+
+/// The squares at most two king steps from `sq`: the only places from which a pawn, silver or
+/// gold-like piece can step next to `sq`, and so the only ones from which it can give check.
+#[inline(always)]
+pub fn near(sq: Square) -> Bitboard {
+    NEAR[0][sq.index()]
+}
+/// The squares from which a knight of `color` can move to a square that checks a king on `sq`,
+/// promoting or not: two files either side, one to four ranks behind the king.
+#[inline(always)]
+pub fn knight_check_reach(color: Color, sq: Square) -> Bitboard {
+    KNIGHT_CHECK_REACH[color.index()][sq.index()]
+}
+
 /// Squares strictly between `a` and `b` when they share a line, otherwise empty.
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {

@@ -342,6 +342,24 @@ fn check_squares(them: Color, kind: PieceKind, eksq: Square, occ: Bitboard) -> B
     }
 }
 
+/// Our pieces that may have a checking move: the discoverers, every slider, and the step
+/// pieces near enough to the king on `eksq`. The others would emit nothing, so skipping them
+/// keeps the moves and their order (lowest origin first) while most pieces are never looked at.
+#[inline(always)]
+fn check_candidates(pos: &Position, us: Color, eksq: Square, discoverers: Bitboard) -> Bitboard {
+    let sliders = pos.pieces_kind(Lance)
+        | pos.pieces_kind(Bishop)
+        | pos.pieces_kind(Rook)
+        | pos.pieces_kind(Horse)
+        | pos.pieces_kind(Dragon);
+    let steppers = pos.pieces_kind(Pawn) | pos.pieces_kind(Silver) | pos.golds(us);
+    let knights = pos.pieces_kind(Knight);
+    let reach = sliders
+        | (steppers & attacks::near(eksq))
+        | (knights & attacks::knight_check_reach(us, eksq));
+    (reach & pos.pieces_of(us)) | discoverers
+}
+
 /// Check-giving moves when not in check.
 fn checks(pos: &Position, list: &mut MoveList, skip: bool) {
     let us = pos.side_to_move();
@@ -356,7 +374,7 @@ fn checks(pos: &Position, list: &mut MoveList, skip: bool) {
     for kind in PieceKind::ALL {
         squares[kind.index()] = check_squares(them, kind, eksq, occ);
     }
-    for from in own {
+    for from in check_candidates(pos, us, eksq, discoverers) {
         let kind = pos.piece_at(from).kind();
         let mut moves = attacks::attacks(us, kind, from, occ).and_not(own);
         if kind == King {
@@ -468,4 +486,176 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
     let mut list = MoveList::new();
     legal_moves(pos, &mut list);
     list.contains(&m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check generator before [`check_candidates`]: it visits every piece of ours.
+    fn checks_reference(pos: &Position, list: &mut MoveList, skip: bool) {
+        let us = pos.side_to_move();
+        let them = !us;
+        let Some(eksq) = pos.king_square(them) else {
+            return;
+        };
+        let occ = pos.occupied();
+        let own = pos.pieces_of(us);
+        let discoverers = pos.slider_blockers(us, eksq) & own;
+        let mut squares = [Bitboard::EMPTY; PieceKind::NUM];
+        for kind in PieceKind::ALL {
+            squares[kind.index()] = check_squares(them, kind, eksq, occ);
+        }
+        for from in own {
+            let kind = pos.piece_at(from).kind();
+            let mut moves = attacks::attacks(us, kind, from, occ).and_not(own);
+            if kind == King {
+                if !discoverers.contains(from) {
+                    continue;
+                }
+                let without_king = occ ^ Bitboard::from_square(from);
+                for to in moves.and_not(attacks::line(from, eksq)) {
+                    if !pos.is_attacked(them, to, without_king) {
+                        list.push(Move::normal(from, to));
+                    }
+                }
+                continue;
+            }
+            moves = pin_filter(pos, from, moves);
+            let mut plain = squares[kind.index()];
+            let mut promoted =
+                if kind.can_promote() { squares[kind.promote().index()] } else { Bitboard::EMPTY };
+            if discoverers.contains(from) {
+                let off_line = !attacks::line(from, eksq);
+                plain |= off_line;
+                promoted |= off_line;
+            }
+            for to in moves & (plain | promoted) {
+                let variants = match (plain.contains(to), promoted.contains(to)) {
+                    (true, true) => Variants::Both,
+                    (false, true) => Variants::PromoteOnly,
+                    _ => Variants::NonPromoteOnly,
+                };
+                push_board_move(list, us, kind, from, to, variants, skip);
+            }
+        }
+        let hand = pos.hand(us);
+        if hand.is_empty() {
+            return;
+        }
+        let empty = !occ;
+        for kind in [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook] {
+            if !hand.has(kind) {
+                continue;
+            }
+            let target = empty & squares[kind.index()];
+            if target.is_empty() {
+                continue;
+            }
+            if kind == Pawn {
+                drops_of_pawn(pos, list, target);
+            } else {
+                for to in target {
+                    list.push(Move::drop(kind, to));
+                }
+            }
+        }
+    }
+
+    /// The SFEN lines of every `problems/*.sfen` file, comments dropped, and the start position.
+    fn start_sfens() -> Vec<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../problems");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        files.retain(|p| p.extension().is_some_and(|x| x == "sfen"));
+        files.sort();
+        let mut out = Vec::new();
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            for line in text.lines() {
+                let sfen = line.split('#').next().unwrap_or("").trim();
+                if !sfen.is_empty() {
+                    out.push(sfen.to_owned());
+                }
+            }
+        }
+        out.push("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1".to_owned());
+        out
+    }
+
+    /// Every start position followed by a reproducible random playout of up to 24 moves.
+    fn for_each_position(mut visit: impl FnMut(&Position)) -> usize {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut list = MoveList::new();
+        let mut n = 0;
+        for sfen in start_sfens() {
+            let Ok(mut pos) = Position::from_sfen(&sfen) else { continue };
+            visit(&pos);
+            n += 1;
+            for _ in 0..24 {
+                list.clear();
+                legal_moves(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                pos.make_move(list[(next() % list.len() as u64) as usize]);
+                visit(&pos);
+                n += 1;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn checks_match_the_reference_in_order() {
+        let (mut fast, mut slow) = (MoveList::new(), MoveList::new());
+        let mut with_checks = 0;
+        let n = for_each_position(|pos| {
+            if pos.in_check() {
+                return;
+            }
+            for skip in [false, true] {
+                fast.clear();
+                slow.clear();
+                checks(pos, &mut fast, skip);
+                checks_reference(pos, &mut slow, skip);
+                assert_eq!(fast.as_slice(), slow.as_slice(), "{}", pos.to_sfen());
+            }
+            with_checks += usize::from(!fast.is_empty());
+        });
+        assert!(n > 20_000 && with_checks > 5_000, "{n} positions, {with_checks} with checks");
+    }
+
+    /// No step piece outside its reach has a move onto a checking square, on any board: the
+    /// reach tables are sound whatever the position.
+    #[test]
+    fn reach_tables_cover_every_checking_step() {
+        for us in [Color::Black, Color::White] {
+            for eksq in Square::all() {
+                for kind in [Pawn, Knight, Silver, Gold, ProPawn, ProLance, ProKnight, ProSilver] {
+                    let mut checking = attacks::attacks(!us, kind, eksq, Bitboard::EMPTY);
+                    if kind.can_promote() {
+                        checking |= attacks::attacks(!us, kind.promote(), eksq, Bitboard::EMPTY);
+                    }
+                    let reach = match kind {
+                        Knight => attacks::knight_check_reach(us, eksq),
+                        _ => attacks::near(eksq),
+                    };
+                    for from in Square::all() {
+                        if !reach.contains(from) {
+                            let moves = attacks::attacks(us, kind, from, Bitboard::EMPTY);
+                            assert!((moves & checking).is_empty(), "{kind:?} {from} {eksq}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
