@@ -8,11 +8,11 @@
 //! uses its own short list of captures and promotions.
 
 use crate::eval::{board_value, capture_value, promotion_gain};
-use crate::history::{piece_to, History, PieceTo, NO_PIECE_TO};
+use crate::history::{History, PieceTo, NO_PIECE_TO};
 use crate::params::Params;
 use shogi::movelist::MAX_MOVES;
 use shogi::{attacks, movegen, Bitboard, Move, MoveClass, MoveList, NonPromotions};
-use shogi::{PieceKind, Position, Square};
+use shogi::{Color, Piece, PieceKind, Position, Square};
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Stage {
@@ -229,12 +229,23 @@ impl CheckInfo {
         let ek = pos.king_square(!us);
         let mut discoverers = Bitboard::EMPTY;
         if let Some(ek) = ek {
-            let occ = pos.occupied();
-            for kind in PieceKind::ALL {
-                if kind != PieceKind::King {
-                    squares[kind.index()] = attacks::attacks(!us, kind, ek, occ);
-                }
+            // Each distinct pattern is computed once: the gold-likes share one, and the horse
+            // and dragon add king steps to the bishop's and rook's lines.
+            use PieceKind::*;
+            let (them, occ) = (!us, pos.occupied());
+            let (gold, bishop, rook) =
+                (attacks::gold(them, ek), attacks::bishop(ek, occ), attacks::rook(ek, occ));
+            squares[Pawn.index()] = attacks::pawn(them, ek);
+            squares[Lance.index()] = attacks::lance(them, ek, occ);
+            squares[Knight.index()] = attacks::knight(them, ek);
+            squares[Silver.index()] = attacks::silver(them, ek);
+            squares[Bishop.index()] = bishop;
+            squares[Rook.index()] = rook;
+            for kind in [Gold, ProPawn, ProLance, ProKnight, ProSilver] {
+                squares[kind.index()] = gold;
             }
+            squares[Horse.index()] = bishop | attacks::king(ek);
+            squares[Dragon.index()] = rook | attacks::king(ek);
             discoverers = pos.slider_blockers(us, ek) & pos.pieces_of(us);
         }
         CheckInfo { enemy_king: ek, squares, discoverers }
@@ -275,62 +286,115 @@ impl CheckInfo {
 }
 
 /// What the ordering features need to know about the opponent's attacks: the squares it attacks
-/// once and twice (one pass over its pieces), and our non-pawn pieces it attacks.
+/// once and twice, our non-pawn pieces it attacks, and its non-pawn pieces (the targets worth
+/// attacking).
 pub struct Threats {
     once: Bitboard,
     twice: Bitboard,
     threatened: Bitboard,
+    targets: Bitboard,
 }
 
 impl Threats {
+    /// One pass over the opponent's pieces kind by kind, so that no square is looked up and no
+    /// attack is dispatched on its kind; the pawns go in one shift, as no two of them attack
+    /// the same square.
     pub fn new(pos: &Position) -> Threats {
+        use PieceKind::*;
         let us = pos.side_to_move();
         let them = !us;
         let occ = pos.occupied();
         let (mut once, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        for sq in pos.pieces_of(them) {
-            let att = attacks::attacks(them, pos.piece_at(sq).kind(), sq, occ);
+        let mut add = |att: Bitboard| {
             twice |= once & att;
             once |= att;
+        };
+        add(pos.pieces(them, Pawn).forward(them));
+        for sq in pos.pieces(them, Lance) {
+            add(attacks::lance(them, sq, occ));
         }
-        let ours = pos.pieces_of(us).and_not(pos.pieces(us, PieceKind::Pawn));
-        Threats { once, twice, threatened: ours & once }
+        for sq in pos.pieces(them, Knight) {
+            add(attacks::knight(them, sq));
+        }
+        for sq in pos.pieces(them, Silver) {
+            add(attacks::silver(them, sq));
+        }
+        for sq in pos.golds(them) {
+            add(attacks::gold(them, sq));
+        }
+        for sq in pos.pieces(them, King) {
+            add(attacks::king(sq));
+        }
+        for sq in pos.pieces(them, Bishop) {
+            add(attacks::bishop(sq, occ));
+        }
+        for sq in pos.pieces(them, Rook) {
+            add(attacks::rook(sq, occ));
+        }
+        for sq in pos.pieces(them, Horse) {
+            add(attacks::horse(sq, occ));
+        }
+        for sq in pos.pieces(them, Dragon) {
+            add(attacks::dragon(sq, occ));
+        }
+        let ours = pos.pieces_of(us).and_not(pos.pieces(us, Pawn));
+        let targets = pos.pieces_of(them).and_not(pos.pieces(them, Pawn));
+        Threats { once, twice, threatened: ours & once, targets }
     }
 }
 
-/// The ordering features of a non-capturing move (seed 003), weighted by the parameters:
-/// gives check, attacks an enemy piece (not a pawn) from its destination, escapes from an
-/// attacked square, and lands on a focal square (one the opponent attacks twice or more); and,
-/// beyond the seed, a penalty for landing where the opponent attacks at all.
-fn feature_score(
+/// The piece-to index of a move of ours that leaves a piece of `moved` kind on `to`: what
+/// [`crate::history::piece_to`] returns, without looking the piece up again.
+#[inline(always)]
+fn piece_to_of(us: Color, moved: PieceKind, to: Square) -> PieceTo {
+    Piece::new(us, moved).index() * 81 + to.index()
+}
+
+/// The ordering score of a non-capturing move: half its history score plus four times its
+/// features, weighted by the parameters (seed 003): gives check, attacks an enemy piece (not a
+/// pawn) from its destination, escapes from an attacked square, and lands on a focal square
+/// (one the opponent attacks twice or more); and, beyond the seed, a penalty for landing where
+/// the opponent attacks at all.
+///
+/// The moving piece is looked up once, and one attack set from the destination serves both the
+/// check and the attack feature: a piece attacks the king from `to` exactly when `to` is one of
+/// its checking squares.
+#[inline(always)]
+fn quiet_order_score(
     pos: &Position,
     m: Move,
     ci: &CheckInfo,
     threats: &Threats,
+    history: &History,
+    earlier: [PieceTo; 2],
     params: &Params,
 ) -> i32 {
     let us = pos.side_to_move();
-    let them = !us;
     let to = m.to();
+    let to_bb = Bitboard::from_square(to);
     let occ = pos.occupied();
     let mut s = 0;
-    if ci.gives_check(pos, m) {
-        s += params.order_check;
-    }
-    let (kind, occ_after) = match m.dropped() {
-        Some(k) => (k, occ | Bitboard::from_square(to)),
+    let (moved, occ_after, discovered) = match m.dropped() {
+        Some(k) => (k, occ | to_bb, false),
         None => {
             let from = m.from();
             let k = pos.piece_at(from).kind();
             if threats.threatened.contains(from) {
                 s += params.order_escape;
             }
+            let discovered = ci
+                .enemy_king
+                .is_some_and(|ek| ci.discoverers.contains(from) && !attacks::aligned(from, ek, to));
             let k = if m.is_promotion() { k.promote() } else { k };
-            (k, (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to))
+            (k, (occ ^ Bitboard::from_square(from)) | to_bb, discovered)
         }
     };
-    let targets = pos.pieces_of(them).and_not(pos.pieces(them, PieceKind::Pawn));
-    if (attacks::attacks(us, kind, to, occ_after) & targets).is_nonempty() {
+    let att = attacks::attacks(us, moved, to, occ_after);
+    let direct = moved != PieceKind::King && ci.enemy_king.is_some_and(|ek| att.contains(ek));
+    if discovered || direct {
+        s += params.order_check;
+    }
+    if (att & threats.targets).is_nonempty() {
         s += params.order_attack;
     }
     if threats.twice.contains(to) {
@@ -339,21 +403,7 @@ fn feature_score(
     if threats.once.contains(to) {
         s -= params.order_unsafe;
     }
-    s
-}
-
-/// MVV-LVA score of a capture or promotion.
-#[inline(always)]
-fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let victim = pos.piece_at(m.to()).get().map_or(0, |(_, k)| capture_value(k));
-    match m.dropped() {
-        Some(_) => victim,
-        None => {
-            let kind = pos.piece_at(m.from()).kind();
-            let promo = if m.is_promotion() { promotion_gain(kind) } else { 0 };
-            victim + promo - board_value(kind) / 8
-        }
-    }
+    history.quiet_score(us, m, piece_to_of(us, moved, to), earlier) / 2 + 4 * s
 }
 
 /// How much the capture history weighs against the exchange values of MVV-LVA: a value at
@@ -361,10 +411,25 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
 const CAPTURE_HISTORY_DIVISOR: i32 = 32;
 
 /// The ordering score of a capture or promotion: MVV-LVA, corrected by how often the same
-/// piece taking the same kind on that square has been best.
+/// piece taking the same kind on that square has been best. Each piece is looked up once.
 #[inline(always)]
 fn capture_score(pos: &Position, m: Move, history: &History) -> i32 {
-    mvv_lva(pos, m) + history.capture_score(pos, m, piece_to(pos, m)) / CAPTURE_HISTORY_DIVISOR
+    let to = m.to();
+    let victim = pos.piece_at(to).get().map_or(0, |(_, k)| capture_value(k));
+    let (mvv_lva, moved) = match m.dropped() {
+        Some(kind) => (victim, kind),
+        None => {
+            let kind = pos.piece_at(m.from()).kind();
+            let lva = victim - board_value(kind) / 8;
+            if m.is_promotion() {
+                (lva + promotion_gain(kind), kind.promote())
+            } else {
+                (lva, kind)
+            }
+        }
+    };
+    let pt = piece_to_of(pos.side_to_move(), moved, to);
+    mvv_lva + history.capture_score(pos, m, pt) / CAPTURE_HISTORY_DIVISOR
 }
 
 pub struct MovePicker {
@@ -533,11 +598,6 @@ impl MovePicker {
         }
     }
 
-    #[inline(always)]
-    fn quiet_score(&self, pos: &Position, us: shogi::Color, m: Move, history: &History) -> i32 {
-        history.quiet_score(us, m, piece_to(pos, m), self.earlier) / 2
-    }
-
     /// The next move to search, or `None` when the node has no more.
     pub fn next(&mut self, pos: &Position, history: &History, params: &Params) -> Option<Move> {
         loop {
@@ -601,11 +661,17 @@ impl MovePicker {
                     self.generate(pos, MoveClass::Quiets);
                     self.generate(pos, MoveClass::Drops);
                     let threats = Threats::new(pos);
-                    let us = pos.side_to_move();
                     for i in 0..self.len {
                         let m = self.moves[i];
-                        self.scores[i] = self.quiet_score(pos, us, m, history)
-                            + 4 * feature_score(pos, m, &self.check_info, &threats, params);
+                        self.scores[i] = quiet_order_score(
+                            pos,
+                            m,
+                            &self.check_info,
+                            &threats,
+                            history,
+                            self.earlier,
+                            params,
+                        );
                     }
                     self.sort_descending();
                     self.stage = Stage::Quiets;
@@ -632,7 +698,6 @@ impl MovePicker {
                 Stage::GenEvasions => {
                     self.reset();
                     self.generate(pos, MoveClass::Evasions);
-                    let us = pos.side_to_move();
                     let threats = Threats::new(pos);
                     for i in 0..self.len {
                         let m = self.moves[i];
@@ -641,8 +706,15 @@ impl MovePicker {
                         } else if is_tactical(pos, m) {
                             4 * params.order_capture + capture_score(pos, m, history)
                         } else {
-                            self.quiet_score(pos, us, m, history)
-                                + 4 * feature_score(pos, m, &self.check_info, &threats, params)
+                            quiet_order_score(
+                                pos,
+                                m,
+                                &self.check_info,
+                                &threats,
+                                history,
+                                self.earlier,
+                                params,
+                            )
                         };
                     }
                     self.stage = Stage::Evasions;
@@ -685,6 +757,7 @@ fn is_tactical_raw(pos: &Position, m: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::history::piece_to;
 
     /// Every legal move comes out exactly once, whatever the hints.
     #[test]
@@ -717,6 +790,144 @@ mod tests {
                 assert!(is_valid(&pos, m), "{sfen}: {m} should be valid");
             }
         }
+    }
+
+    /// The opponent's attacks as first written: square by square, each piece looked up.
+    fn threats_reference(pos: &Position) -> (Bitboard, Bitboard, Bitboard) {
+        let us = pos.side_to_move();
+        let them = !us;
+        let occ = pos.occupied();
+        let (mut once, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for sq in pos.pieces_of(them) {
+            let att = attacks::attacks(them, pos.piece_at(sq).kind(), sq, occ);
+            twice |= once & att;
+            once |= att;
+        }
+        let ours = pos.pieces_of(us).and_not(pos.pieces(us, PieceKind::Pawn));
+        (once, twice, ours & once)
+    }
+
+    /// The quiet-move ordering score as first written, from the check test of [`CheckInfo`].
+    fn quiet_score_reference(
+        pos: &Position,
+        m: Move,
+        ci: &CheckInfo,
+        history: &History,
+        earlier: [PieceTo; 2],
+        params: &Params,
+    ) -> i32 {
+        let (once, twice, threatened) = threats_reference(pos);
+        let us = pos.side_to_move();
+        let them = !us;
+        let to = m.to();
+        let occ = pos.occupied();
+        let mut s = 0;
+        if ci.gives_check(pos, m) {
+            s += params.order_check;
+        }
+        let (kind, occ_after) = match m.dropped() {
+            Some(k) => (k, occ | Bitboard::from_square(to)),
+            None => {
+                let from = m.from();
+                let k = pos.piece_at(from).kind();
+                if threatened.contains(from) {
+                    s += params.order_escape;
+                }
+                let k = if m.is_promotion() { k.promote() } else { k };
+                (k, (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to))
+            }
+        };
+        let targets = pos.pieces_of(them).and_not(pos.pieces(them, PieceKind::Pawn));
+        if (attacks::attacks(us, kind, to, occ_after) & targets).is_nonempty() {
+            s += params.order_attack;
+        }
+        if twice.contains(to) {
+            s += params.order_focal;
+        }
+        if once.contains(to) {
+            s -= params.order_unsafe;
+        }
+        history.quiet_score(us, m, piece_to(pos, m), earlier) / 2 + 4 * s
+    }
+
+    /// The capture ordering score as first written: MVV-LVA plus the capture history.
+    fn capture_score_reference(pos: &Position, m: Move, history: &History) -> i32 {
+        let victim = pos.piece_at(m.to()).get().map_or(0, |(_, k)| capture_value(k));
+        let mvv_lva = match m.dropped() {
+            Some(_) => victim,
+            None => {
+                let kind = pos.piece_at(m.from()).kind();
+                let promo = if m.is_promotion() { promotion_gain(kind) } else { 0 };
+                victim + promo - board_value(kind) / 8
+            }
+        };
+        mvv_lva + history.capture_score(pos, m, piece_to(pos, m)) / CAPTURE_HISTORY_DIVISOR
+    }
+
+    /// Every kind's checking squares are the attacks of that kind from the enemy king.
+    #[test]
+    fn check_info_squares_match_the_attacks() {
+        crate::test_positions::for_each(8, |pos| {
+            let ci = CheckInfo::new(pos);
+            let them = !pos.side_to_move();
+            let Some(ek) = pos.king_square(them) else { return };
+            for kind in PieceKind::ALL {
+                let want = match kind {
+                    PieceKind::King => Bitboard::EMPTY,
+                    _ => attacks::attacks(them, kind, ek, pos.occupied()),
+                };
+                assert_eq!(ci.squares[kind.index()], want, "{kind:?} in {}", pos.to_sfen());
+            }
+        });
+    }
+
+    /// The fast ordering scores equal the first-written ones on every move of many positions,
+    /// with a history filled with varied values and features of distinct weights.
+    #[test]
+    fn ordering_scores_match_the_reference() {
+        let mut history = History::new();
+        let mut params = Params::default();
+        (params.order_check, params.order_escape, params.order_attack) = (1001, 203, 47);
+        (params.order_focal, params.order_unsafe) = (11, 3);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut list = MoveList::new();
+        let mut n = 0;
+        crate::test_positions::for_each(24, |pos| {
+            list.clear();
+            movegen::legal_moves(pos, &mut list);
+            let ci = CheckInfo::new(pos);
+            let threats = Threats::new(pos);
+            let (once, twice, threatened) = threats_reference(pos);
+            assert_eq!(
+                (threats.once, threats.twice, threats.threatened),
+                (once, twice, threatened)
+            );
+            let us = pos.side_to_move();
+            let earlier = [(next() % 2000) as PieceTo, NO_PIECE_TO];
+            for &m in list.iter() {
+                let bonus = (next() % 4001) as i32 - 2000;
+                if is_tactical(pos, m) {
+                    history.update_capture(pos, m, piece_to(pos, m), bonus);
+                    assert_eq!(
+                        capture_score(pos, m, &history),
+                        capture_score_reference(pos, m, &history)
+                    );
+                } else {
+                    history.update(us, m, piece_to(pos, m), earlier, bonus);
+                    let fast = quiet_order_score(pos, m, &ci, &threats, &history, earlier, &params);
+                    let slow = quiet_score_reference(pos, m, &ci, &history, earlier, &params);
+                    assert_eq!(fast, slow, "{m} in {}", pos.to_sfen());
+                }
+                n += 1;
+            }
+        });
+        assert!(n > 1_000_000, "{n} moves");
     }
 
     #[test]
