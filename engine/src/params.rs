@@ -114,7 +114,7 @@ declare_params! {
     check_extension: 1, 0, 1;
     /// ...at remaining depth at least this (below it, the mate-in-one test and the quiescence
     /// search's evasions see the short checking sequences).
-    check_extension_min_depth: 1, 1, 64;
+    check_extension_min_depth: 7, 1, 64;
     /// Late-move reduction = lmr_base/100 + ln(depth)·ln(move number)·100/lmr_divisor.
     lmr_base: 50, 0, 400;
     lmr_divisor: 170, 50, 2000;
