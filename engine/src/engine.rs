@@ -95,11 +95,7 @@ impl Engine {
         if self.params.eval_material_only != 0 {
             crate::eval::material(pos)
         } else {
-            let scales = crate::eval::Scales {
-                king_safety: self.params.eval_king_safety,
-                placement: self.params.eval_placement,
-            };
-            crate::eval::evaluate_scaled(pos, scales)
+            crate::eval::evaluate_scaled(pos, crate::eval::Scales::of(&self.params))
         }
     }
 

@@ -13,27 +13,78 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_scaled(pos, Scales::default())
 }
 
-/// Global scales of the evaluation's terms, in percent (the parameters `eval_king_safety` and
-/// `eval_placement`), for tuning from outside without touching the weight tables.
+/// Global scales of the evaluation's terms, in percent (the parameters `eval_king_safety`,
+/// `eval_placement` and `eval_threats`), for tuning from outside without touching the weight
+/// tables.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Scales {
     pub king_safety: i32,
     pub placement: i32,
+    pub threats: i32,
 }
 
 impl Default for Scales {
     fn default() -> Scales {
-        Scales { king_safety: 100, placement: 100 }
+        Scales { king_safety: 100, placement: 100, threats: 100 }
     }
 }
 
-/// [`evaluate`] with the king-safety and placement terms scaled.
+impl Scales {
+    /// The scales the parameters set.
+    pub fn of(params: &crate::params::Params) -> Scales {
+        Scales {
+            king_safety: params.eval_king_safety,
+            placement: params.eval_placement,
+            threats: params.eval_threats,
+        }
+    }
+}
+
+/// [`evaluate`] with the king-safety, placement and threat terms scaled.
 pub fn evaluate_scaled(pos: &Position, scales: Scales) -> i32 {
     let maps = AttackMaps::new(pos);
     let black =
         side_score(pos, Color::Black, &maps, scales) - side_score(pos, Color::White, &maps, scales);
-    let v = if pos.side_to_move() == Color::Black { black } else { -black };
-    v + TEMPO
+    let us = pos.side_to_move();
+    let v = if us == Color::Black { black } else { -black };
+    let fork = if scales.threats == 0 { 0 } else { fork_penalty(pos, us, &maps) };
+    v + TEMPO - fork * scales.threats / 100
+}
+
+/// What the side to move stands to lose when two of its pieces are en prise at once: it can
+/// save one, and the quiescence search's stand pat would otherwise assume it saves both (a
+/// fork, the drop tactics of shogi, is what the captures-only search cannot see). A piece is
+/// en prise when an enemy pawn attacks it (it loses its value less the pawn taken back) or
+/// when the enemy attacks it and nothing of ours, the king included, defends it. The penalty
+/// is a share of the second-largest such loss.
+pub fn fork_penalty(pos: &Position, us: Color, maps: &AttackMaps) -> i32 {
+    let them = !us;
+    let pieces = pos.pieces_of(us).and_not(pos.pieces(us, PieceKind::Pawn));
+    let attacked = pieces & maps.once[them.index()];
+    if !attacked.has_more_than_one() {
+        return 0;
+    }
+    let by_pawn = pawn_attacks(them, pos.pieces(them, PieceKind::Pawn));
+    let mut defended = maps.once[us.index()];
+    if let Some(k) = pos.king_square(us) {
+        defended |= attacks::king(k);
+    }
+    let (mut first, mut second) = (0, 0);
+    for sq in attacked {
+        let value = BOARD_VALUE[pos.piece_at(sq).kind().index()];
+        let loss = match (by_pawn.contains(sq), defended.contains(sq)) {
+            (true, true) => value - BOARD_VALUE[PieceKind::Pawn.index()],
+            (_, false) => value,
+            (false, true) => 0,
+        };
+        if loss > first {
+            second = first;
+            first = loss;
+        } else if loss > second {
+            second = loss;
+        }
+    }
+    second * FORK_SHARE_PCT / 100
 }
 
 /// Squares each side attacks at least once and at least twice (kings left out). Sliders see
@@ -448,8 +499,10 @@ mod tests {
             let maps = attack_maps(pos);
             let black = side_score(pos, Color::Black, &maps, scales)
                 - side_score(pos, Color::White, &maps, scales);
-            let v = if pos.side_to_move() == Color::Black { black } else { -black };
-            v + TEMPO
+            let us = pos.side_to_move();
+            let v = if us == Color::Black { black } else { -black };
+            let fork = fork_penalty(pos, us, &maps) * scales.threats / 100;
+            v + TEMPO - fork
         }
 
         pub fn attack_maps(pos: &Position) -> AttackMaps {
@@ -548,8 +601,8 @@ mod tests {
     fn evaluation_equals_the_reference() {
         let scales = [
             Scales::default(),
-            Scales { king_safety: 70, placement: 130 },
-            Scales { king_safety: 145, placement: 55 },
+            Scales { king_safety: 70, placement: 130, threats: 40 },
+            Scales { king_safety: 145, placement: 55, threats: 0 },
         ];
         let mut n = 0;
         crate::test_positions::for_each(24, |p| {
@@ -585,6 +638,24 @@ mod tests {
         let q = pos("4k4/9/9/9/9/9/9/9/R3K4 b - 1");
         assert!(material(&p) > material(&q));
         assert!(material(&q) > 0);
+    }
+
+    #[test]
+    fn two_pieces_en_prise_cost_the_side_to_move_a_share_of_the_smaller() {
+        // A white rook on 3e attacks an undefended bishop (5e) and silver (1e).
+        let forked = pos("4k4/9/9/9/4B1r1S/9/9/9/4K4 b - 1");
+        let no_threats = Scales { threats: 0, ..Scales::default() };
+        let cost = evaluate_scaled(&forked, no_threats) - evaluate(&forked);
+        assert_eq!(cost, BOARD_VALUE[PieceKind::Silver.index()] * FORK_SHARE_PCT / 100);
+        // The side not to move is not charged: the search plays its captures.
+        let white_to_move = pos("4k4/9/9/9/4B1r1S/9/9/9/4K4 w - 1");
+        assert_eq!(evaluate_scaled(&white_to_move, no_threats), evaluate(&white_to_move));
+        // One piece en prise costs nothing: it can be saved.
+        let single = pos("4k4/9/9/9/4B1r2/9/9/9/4K4 b - 1");
+        assert_eq!(evaluate_scaled(&single, no_threats), evaluate(&single));
+        // A silver defended by a gold (2f) and attacked by a piece, not a pawn, is not en prise.
+        let defended = pos("4k4/9/9/9/4B1r1S/7G1/9/9/4K4 b - 1");
+        assert_eq!(evaluate_scaled(&defended, no_threats), evaluate(&defended));
     }
 
     #[test]

@@ -166,6 +166,11 @@ pub const ENEMY_KING_TABLE: PlacementTable = build(true);
 /// that leaves its camp in the middle game is exposed; the safety terms do the rest.
 pub const KING_RANK: [i32; 9] = [40, 20, 0, -40, -50, -40, -20, 0, 10];
 
+/// The share (percent) of the second-largest loss of two pieces en prise at once that the side
+/// to move is charged (see `eval::fork_penalty`): it may not lose it all (a move can defend
+/// both, or threaten more), but it cannot count on keeping both.
+pub const FORK_SHARE_PCT: i32 = 60;
+
 /// Slider mobility: centipawns per square attacked, for bishop/horse and rook/dragon.
 pub const MOBILITY_BISHOP: i32 = 3;
 pub const MOBILITY_ROOK: i32 = 2;

@@ -185,9 +185,11 @@ declare_params! {
     /// 1: evaluate by material only (board and hand), as a plain material engine does; for
     /// comparisons.
     eval_material_only: 0, 0, 1;
-    /// Scales (percent) of the evaluation's king-safety and piece-placement terms.
+    /// Scales (percent) of the evaluation's king-safety, piece-placement and threat (two
+    /// pieces en prise) terms.
     eval_king_safety: 100, 0, 400;
     eval_placement: 100, 0, 400;
+    eval_threats: 100, 0, 400;
     /// Percent of the soft time limit when the best move just changed / has been stable.
     time_unstable_pct: 140, 10, 500;
     time_stable_pct: 75, 10, 500;

@@ -999,10 +999,7 @@ impl<'a> Searcher<'a> {
         if let Some(v) = self.eval_cache.probe(key) {
             return v;
         }
-        let scales = Scales {
-            king_safety: self.params.eval_king_safety,
-            placement: self.params.eval_placement,
-        };
+        let scales = Scales::of(self.params);
         let v = evaluate_scaled(&self.pos, scales);
         self.eval_cache.store(key, v);
         v
