@@ -24,8 +24,9 @@ pub struct Scales {
 }
 
 impl Default for Scales {
+    /// The scales of the default parameters.
     fn default() -> Scales {
-        Scales { king_safety: 100, placement: 100, threats: 100 }
+        Scales::of(&crate::params::Params::default())
     }
 }
 
@@ -644,18 +645,16 @@ mod tests {
     fn two_pieces_en_prise_cost_the_side_to_move_a_share_of_the_smaller() {
         // A white rook on 3e attacks an undefended bishop (5e) and silver (1e).
         let forked = pos("4k4/9/9/9/4B1r1S/9/9/9/4K4 b - 1");
-        let no_threats = Scales { threats: 0, ..Scales::default() };
-        let cost = evaluate_scaled(&forked, no_threats) - evaluate(&forked);
-        assert_eq!(cost, BOARD_VALUE[PieceKind::Silver.index()] * FORK_SHARE_PCT / 100);
+        let off = Scales { threats: 0, ..Scales::default() };
+        let on = Scales { threats: 100, ..Scales::default() };
+        let cost = |p: &Position| evaluate_scaled(p, off) - evaluate_scaled(p, on);
+        assert_eq!(cost(&forked), BOARD_VALUE[PieceKind::Silver.index()] * FORK_SHARE_PCT / 100);
         // The side not to move is not charged: the search plays its captures.
-        let white_to_move = pos("4k4/9/9/9/4B1r1S/9/9/9/4K4 w - 1");
-        assert_eq!(evaluate_scaled(&white_to_move, no_threats), evaluate(&white_to_move));
+        assert_eq!(cost(&pos("4k4/9/9/9/4B1r1S/9/9/9/4K4 w - 1")), 0);
         // One piece en prise costs nothing: it can be saved.
-        let single = pos("4k4/9/9/9/4B1r2/9/9/9/4K4 b - 1");
-        assert_eq!(evaluate_scaled(&single, no_threats), evaluate(&single));
+        assert_eq!(cost(&pos("4k4/9/9/9/4B1r2/9/9/9/4K4 b - 1")), 0);
         // A silver defended by a gold (2f) and attacked by a piece, not a pawn, is not en prise.
-        let defended = pos("4k4/9/9/9/4B1r1S/7G1/9/9/4K4 b - 1");
-        assert_eq!(evaluate_scaled(&defended, no_threats), evaluate(&defended));
+        assert_eq!(cost(&pos("4k4/9/9/9/4B1r1S/7G1/9/9/4K4 b - 1")), 0);
     }
 
     #[test]
