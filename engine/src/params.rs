@@ -90,6 +90,9 @@ declare_params! {
     lmr_tt_capture: 1, 0, 8;
     /// Late captures and promotions get this percentage of a quiet move's reduction (0: none).
     lmr_tactical_pct: 50, 0, 200;
+    /// Quiet moves and drops that attack an enemy piece (not a pawn) are reduced this much
+    /// less.
+    lmr_attack: 0, 0, 8;
     /// Move-ordering weights for quiet moves (seed 003's features).
     order_check: 400, -2000, 2000;
     order_capture: 1000, -2000, 4000;

@@ -99,6 +99,28 @@ struct Frame {
     piece_to: PieceTo,
 }
 
+/// Whether the quiet move or drop `m` attacks an enemy piece other than a pawn from its
+/// destination: the pawn pushes and drops that start shogi's tactics.
+fn attacks_a_piece(pos: &Position, m: Move) -> bool {
+    let us = pos.side_to_move();
+    let to = m.to();
+    let (kind, occ) = match m.dropped() {
+        Some(k) => (k, pos.occupied() | shogi::Bitboard::from_square(to)),
+        None => {
+            let from = m.from();
+            let k = pos.piece_at(from).kind();
+            let k = if m.is_promotion() { k.promote() } else { k };
+            (
+                k,
+                (pos.occupied() ^ shogi::Bitboard::from_square(from))
+                    | shogi::Bitboard::from_square(to),
+            )
+        }
+    };
+    let targets = pos.pieces_of(!us).and_not(pos.pieces(!us, shogi::PieceKind::Pawn));
+    (shogi::attacks::attacks(us, kind, to, occ) & targets).is_nonempty()
+}
+
 /// The keys of the last `REPETITION_WINDOW` positions of the game before `pos`, oldest first,
 /// and `pos`'s own (by unmaking the game's moves on a copy).
 fn root_keys(pos: &Position) -> Vec<u64> {
@@ -770,6 +792,9 @@ impl<'a> Searcher<'a> {
                     if m == killers[0] || m == killers[1] || m == counter {
                         r -= 1;
                     }
+                    if self.params.lmr_attack > 0 && attacks_a_piece(&self.pos, m) {
+                        r -= self.params.lmr_attack;
+                    }
                     r -= history / self.params.lmr_history_divisor.max(1);
                 }
             } else if move_count > self.params.lmr_min_moves as usize
@@ -1037,5 +1062,32 @@ impl<'a> Searcher<'a> {
     }
     pub(crate) fn return_picker(&mut self, ply: usize, p: Box<MovePicker>) {
         self.put_picker(ply, p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi::{PieceKind, Square};
+
+    fn sq(file: i32, rank: i32) -> Square {
+        Square::from_coords(file, rank).expect("square")
+    }
+
+    #[test]
+    fn a_pawn_push_or_drop_at_a_piece_attacks_it_and_at_a_pawn_does_not() {
+        // A black pawn on 5f below a white silver on 5d; a white pawn on 7d.
+        let pos = Position::from_sfen("4k4/9/9/2p1s4/9/4P4/9/9/4K4 b P 1").expect("sfen");
+        let push = Move::normal(sq(4, 5), sq(4, 4));
+        assert!(is_valid_quiet(&pos, push));
+        assert!(attacks_a_piece(&pos, push), "the pawn on 5e attacks the silver");
+        let drop_at_pawn = Move::drop(PieceKind::Pawn, sq(6, 4));
+        assert!(!attacks_a_piece(&pos, drop_at_pawn), "a pawn attacked is not a piece");
+        let drop_far = Move::drop(PieceKind::Pawn, sq(8, 6));
+        assert!(!attacks_a_piece(&pos, drop_far));
+    }
+
+    fn is_valid_quiet(pos: &Position, m: Move) -> bool {
+        crate::move_picker::is_valid(pos, m) && !is_tactical(pos, m)
     }
 }
