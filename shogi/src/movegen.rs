@@ -362,6 +362,18 @@ fn check_candidates(pos: &Position, us: Color, eksq: Square, discoverers: Bitboa
 
 /// Check-giving moves when not in check.
 fn checks(pos: &Position, list: &mut MoveList, skip: bool) {
+    checks_from(pos, list, skip, check_candidates);
+}
+
+/// Check-giving moves of the board pieces that `candidates` picks (given the position, our
+/// colour, the enemy king's square and our discoverers), then the checking drops.
+#[inline(always)]
+fn checks_from(
+    pos: &Position,
+    list: &mut MoveList,
+    skip: bool,
+    candidates: impl Fn(&Position, Color, Square, Bitboard) -> Bitboard,
+) {
     let us = pos.side_to_move();
     let them = !us;
     let Some(eksq) = pos.king_square(them) else {
@@ -374,7 +386,7 @@ fn checks(pos: &Position, list: &mut MoveList, skip: bool) {
     for kind in PieceKind::ALL {
         squares[kind.index()] = check_squares(them, kind, eksq, occ);
     }
-    for from in check_candidates(pos, us, eksq, discoverers) {
+    for from in candidates(pos, us, eksq, discoverers) {
         let kind = pos.piece_at(from).kind();
         let mut moves = attacks::attacks(us, kind, from, occ).and_not(own);
         if kind == King {
@@ -494,72 +506,7 @@ mod tests {
 
     /// The check generator before [`check_candidates`]: it visits every piece of ours.
     fn checks_reference(pos: &Position, list: &mut MoveList, skip: bool) {
-        let us = pos.side_to_move();
-        let them = !us;
-        let Some(eksq) = pos.king_square(them) else {
-            return;
-        };
-        let occ = pos.occupied();
-        let own = pos.pieces_of(us);
-        let discoverers = pos.slider_blockers(us, eksq) & own;
-        let mut squares = [Bitboard::EMPTY; PieceKind::NUM];
-        for kind in PieceKind::ALL {
-            squares[kind.index()] = check_squares(them, kind, eksq, occ);
-        }
-        for from in own {
-            let kind = pos.piece_at(from).kind();
-            let mut moves = attacks::attacks(us, kind, from, occ).and_not(own);
-            if kind == King {
-                if !discoverers.contains(from) {
-                    continue;
-                }
-                let without_king = occ ^ Bitboard::from_square(from);
-                for to in moves.and_not(attacks::line(from, eksq)) {
-                    if !pos.is_attacked(them, to, without_king) {
-                        list.push(Move::normal(from, to));
-                    }
-                }
-                continue;
-            }
-            moves = pin_filter(pos, from, moves);
-            let mut plain = squares[kind.index()];
-            let mut promoted =
-                if kind.can_promote() { squares[kind.promote().index()] } else { Bitboard::EMPTY };
-            if discoverers.contains(from) {
-                let off_line = !attacks::line(from, eksq);
-                plain |= off_line;
-                promoted |= off_line;
-            }
-            for to in moves & (plain | promoted) {
-                let variants = match (plain.contains(to), promoted.contains(to)) {
-                    (true, true) => Variants::Both,
-                    (false, true) => Variants::PromoteOnly,
-                    _ => Variants::NonPromoteOnly,
-                };
-                push_board_move(list, us, kind, from, to, variants, skip);
-            }
-        }
-        let hand = pos.hand(us);
-        if hand.is_empty() {
-            return;
-        }
-        let empty = !occ;
-        for kind in [Pawn, Lance, Knight, Silver, Gold, Bishop, Rook] {
-            if !hand.has(kind) {
-                continue;
-            }
-            let target = empty & squares[kind.index()];
-            if target.is_empty() {
-                continue;
-            }
-            if kind == Pawn {
-                drops_of_pawn(pos, list, target);
-            } else {
-                for to in target {
-                    list.push(Move::drop(kind, to));
-                }
-            }
-        }
+        checks_from(pos, list, skip, |pos, us, _, _| pos.pieces_of(us));
     }
 
     /// The SFEN lines of every `problems/*.sfen` file, comments dropped, and the start position.
