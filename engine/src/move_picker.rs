@@ -371,22 +371,17 @@ fn quiet_order_score(
 ) -> i32 {
     let us = pos.side_to_move();
     let to = m.to();
-    let to_bb = Bitboard::from_square(to);
-    let occ = pos.occupied();
     let mut s = 0;
-    let (moved, occ_after, discovered) = match m.dropped() {
-        Some(k) => (k, occ | to_bb, false),
+    let (moved, occ_after) = landing(pos, m);
+    let discovered = match m.dropped() {
+        Some(_) => false,
         None => {
             let from = m.from();
-            let k = pos.piece_at(from).kind();
             if threats.threatened.contains(from) {
                 s += params.order_escape;
             }
-            let discovered = ci
-                .enemy_king
-                .is_some_and(|ek| ci.discoverers.contains(from) && !attacks::aligned(from, ek, to));
-            let k = if m.is_promotion() { k.promote() } else { k };
-            (k, (occ ^ Bitboard::from_square(from)) | to_bb, discovered)
+            ci.enemy_king
+                .is_some_and(|ek| ci.discoverers.contains(from) && !attacks::aligned(from, ek, to))
         }
     };
     let att = attacks::attacks(us, moved, to, occ_after);
@@ -404,6 +399,32 @@ fn quiet_order_score(
         s -= params.order_unsafe;
     }
     history.quiet_score(us, m, piece_to_of(us, moved, to), earlier) / 2 + 4 * s
+}
+
+/// The piece that `m` puts on its destination (promoted when it promotes) and the board's
+/// occupancy after the move.
+#[inline(always)]
+fn landing(pos: &Position, m: Move) -> (PieceKind, Bitboard) {
+    let to_bb = Bitboard::from_square(m.to());
+    match m.dropped() {
+        Some(kind) => (kind, pos.occupied() | to_bb),
+        None => {
+            let from = m.from();
+            let kind = pos.piece_at(from).kind();
+            let kind = if m.is_promotion() { kind.promote() } else { kind };
+            (kind, (pos.occupied() ^ Bitboard::from_square(from)) | to_bb)
+        }
+    }
+}
+
+/// Whether the quiet move or drop `m` attacks an enemy piece other than a pawn from its
+/// destination (the ordering's attack feature, for the search's reductions): the pawn pushes
+/// and drops that start shogi's tactics.
+pub fn attacks_a_piece(pos: &Position, m: Move) -> bool {
+    let us = pos.side_to_move();
+    let (kind, occ_after) = landing(pos, m);
+    let targets = pos.pieces_of(!us).and_not(pos.pieces(!us, PieceKind::Pawn));
+    (attacks::attacks(us, kind, m.to(), occ_after) & targets).is_nonempty()
 }
 
 /// How much the capture history weighs against the exchange values of MVV-LVA: a value at
@@ -928,6 +949,20 @@ mod tests {
             }
         });
         assert!(n > 1_000_000, "{n} moves");
+    }
+
+    #[test]
+    fn a_pawn_push_or_drop_at_a_piece_attacks_it_and_at_a_pawn_does_not() {
+        let sq = |file, rank| Square::from_coords(file, rank).expect("square");
+        // A black pawn on 5f below a white silver on 5d; a white pawn on 7d.
+        let pos = Position::from_sfen("4k4/9/9/2p1s4/9/4P4/9/9/4K4 b P 1").expect("sfen");
+        let push = Move::normal(sq(4, 5), sq(4, 4));
+        assert!(is_valid(&pos, push) && !is_tactical(&pos, push));
+        assert!(attacks_a_piece(&pos, push), "the pawn on 5e attacks the silver");
+        let drop_at_pawn = Move::drop(PieceKind::Pawn, sq(6, 4));
+        assert!(!attacks_a_piece(&pos, drop_at_pawn), "a pawn attacked is not a piece");
+        let drop_far = Move::drop(PieceKind::Pawn, sq(8, 6));
+        assert!(!attacks_a_piece(&pos, drop_far));
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use crate::control::SearchControl;
 use crate::eval::{evaluate_scaled, material, EvalCache, Scales};
 use crate::history::{piece_to, History, PieceTo, MAX_PLY, NO_PIECE_TO};
-use crate::move_picker::{is_tactical, see, CheckInfo, MovePicker};
+use crate::move_picker::{attacks_a_piece, is_tactical, see, CheckInfo, MovePicker};
 use crate::oracle::{mate_in_1, Oracle};
 use crate::params::Params;
 use crate::report::{Score, SearchInfo};
@@ -97,28 +97,6 @@ struct Frame {
     current: Move,
     /// The piece-to index of `current` (for the continuation history).
     piece_to: PieceTo,
-}
-
-/// Whether the quiet move or drop `m` attacks an enemy piece other than a pawn from its
-/// destination: the pawn pushes and drops that start shogi's tactics.
-fn attacks_a_piece(pos: &Position, m: Move) -> bool {
-    let us = pos.side_to_move();
-    let to = m.to();
-    let (kind, occ) = match m.dropped() {
-        Some(k) => (k, pos.occupied() | shogi::Bitboard::from_square(to)),
-        None => {
-            let from = m.from();
-            let k = pos.piece_at(from).kind();
-            let k = if m.is_promotion() { k.promote() } else { k };
-            (
-                k,
-                (pos.occupied() ^ shogi::Bitboard::from_square(from))
-                    | shogi::Bitboard::from_square(to),
-            )
-        }
-    };
-    let targets = pos.pieces_of(!us).and_not(pos.pieces(!us, shogi::PieceKind::Pawn));
-    (shogi::attacks::attacks(us, kind, to, occ) & targets).is_nonempty()
 }
 
 /// The keys of the last `REPETITION_WINDOW` positions of the game before `pos`, oldest first,
@@ -583,11 +561,9 @@ impl<'a> Searcher<'a> {
             if !pv_node && p.depth >= depth && p.bound.settles(s, alpha, beta) {
                 // A quiet table move that fails high is rewarded as if searched here.
                 if s >= beta && !tt_move.is_null() && !is_tactical(&self.pos, tt_move) {
-                    let bonus = (self.params.history_bonus_scale * depth * depth)
-                        .min(self.params.history_bonus_cap);
                     let earlier = self.earlier_moves(ply);
                     let to = piece_to(&self.pos, tt_move);
-                    self.history.update(us, tt_move, to, earlier, bonus);
+                    self.history.update(us, tt_move, to, earlier, self.history_bonus(depth));
                 }
                 return s;
             }
@@ -767,13 +743,16 @@ impl<'a> Searcher<'a> {
             };
             let new_depth = depth - 1 + ext;
 
-            // The late-move reduction this move would get (quiet moves only).
+            // The late-move reduction this move would get.
+            let late = move_count > self.params.lmr_min_moves as usize;
+            let table =
+                if late { self.lmr[(depth as usize).min(63)][move_count.min(63)] } else { 0 };
             let mut r = 0;
             let mut history = 0;
             if !tactical {
                 history = self.history.quiet_score(us, m, m_piece_to, earlier);
-                if move_count > self.params.lmr_min_moves as usize {
-                    r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
+                if late {
+                    r = table as i32;
                     if pv_node {
                         r -= 1;
                     }
@@ -797,14 +776,11 @@ impl<'a> Searcher<'a> {
                     }
                     r -= history / self.params.lmr_history_divisor.max(1);
                 }
-            } else if move_count > self.params.lmr_min_moves as usize
-                && self.params.lmr_tactical_pct > 0
-            {
+            } else if late && self.params.lmr_tactical_pct > 0 {
                 // A late capture or promotion (the losing ones come after every quiet move)
                 // is reduced too, less than a quiet move, and less when it has been good here.
-                let table = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
-                r = table * self.params.lmr_tactical_pct / 100 - i32::from(pv_node)
-                    + if cut_node { 1 } else { 0 }
+                r = table as i32 * self.params.lmr_tactical_pct / 100 - i32::from(pv_node)
+                    + i32::from(cut_node)
                     - self.history.capture_score(&self.pos, m, m_piece_to)
                         / self.params.lmr_history_divisor.max(1);
                 if gives_check {
@@ -924,8 +900,7 @@ impl<'a> Searcher<'a> {
         }
 
         if best >= beta && !best_move.is_null() {
-            let bonus = (self.params.history_bonus_scale * depth * depth)
-                .min(self.params.history_bonus_cap);
+            let bonus = self.history_bonus(depth);
             let best_to = piece_to(&self.pos, best_move);
             if is_tactical(&self.pos, best_move) {
                 self.history.update_capture(&self.pos, best_move, best_to, bonus);
@@ -992,6 +967,13 @@ impl<'a> Searcher<'a> {
         }
         self.put_picker(ply, picker);
         found
+    }
+
+    /// The history reward of a move that failed high at remaining depth `depth` (and the
+    /// penalty of the moves tried before it).
+    #[inline(always)]
+    fn history_bonus(&self, depth: i32) -> i32 {
+        (self.params.history_bonus_scale * depth * depth).min(self.params.history_bonus_cap)
     }
 
     /// The piece-to indices of the moves one and two plies before `ply`.
@@ -1062,32 +1044,5 @@ impl<'a> Searcher<'a> {
     }
     pub(crate) fn return_picker(&mut self, ply: usize, p: Box<MovePicker>) {
         self.put_picker(ply, p);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use shogi::{PieceKind, Square};
-
-    fn sq(file: i32, rank: i32) -> Square {
-        Square::from_coords(file, rank).expect("square")
-    }
-
-    #[test]
-    fn a_pawn_push_or_drop_at_a_piece_attacks_it_and_at_a_pawn_does_not() {
-        // A black pawn on 5f below a white silver on 5d; a white pawn on 7d.
-        let pos = Position::from_sfen("4k4/9/9/2p1s4/9/4P4/9/9/4K4 b P 1").expect("sfen");
-        let push = Move::normal(sq(4, 5), sq(4, 4));
-        assert!(is_valid_quiet(&pos, push));
-        assert!(attacks_a_piece(&pos, push), "the pawn on 5e attacks the silver");
-        let drop_at_pawn = Move::drop(PieceKind::Pawn, sq(6, 4));
-        assert!(!attacks_a_piece(&pos, drop_at_pawn), "a pawn attacked is not a piece");
-        let drop_far = Move::drop(PieceKind::Pawn, sq(8, 6));
-        assert!(!attacks_a_piece(&pos, drop_far));
-    }
-
-    fn is_valid_quiet(pos: &Position, m: Move) -> bool {
-        crate::move_picker::is_valid(pos, m) && !is_tactical(pos, m)
     }
 }
