@@ -23,6 +23,17 @@ use std::time::Duration;
 /// check, [`escapes_after`] looks for a neighbour of the enemy king that stays free after it;
 /// most checks leave one, and they are skipped without make/unmake.
 pub fn mate_in_1(pos: &mut Position, list: &mut MoveList) -> Option<Move> {
+    first_mating_check(pos, list, escapes_after)
+}
+
+/// The first check, in generation order, that mates; checks for which `visibly_escapes`
+/// (given the position, the check and [`free_neighbours`]) says the king survives are not made.
+#[inline(always)]
+fn first_mating_check(
+    pos: &mut Position,
+    list: &mut MoveList,
+    visibly_escapes: impl Fn(&Position, Move, Bitboard) -> bool,
+) -> Option<Move> {
     if pos.in_check() {
         return None;
     }
@@ -33,7 +44,7 @@ pub fn mate_in_1(pos: &mut Position, list: &mut MoveList) -> Option<Move> {
     }
     let free = free_neighbours(pos);
     for &m in list.iter() {
-        if escapes_after(pos, m, free) {
+        if visibly_escapes(pos, m, free) {
             continue;
         }
         pos.make_move(m);
@@ -377,20 +388,7 @@ mod tests {
     /// The exhaustive search that [`mate_in_1`] must agree with: every check in generation
     /// order, made and tested.
     fn mate_in_1_reference(pos: &mut Position) -> Option<Move> {
-        if pos.in_check() {
-            return None;
-        }
-        let mut list = MoveList::new();
-        movegen::generate(pos, MoveClass::Checks, NonPromotions::Skip, &mut list);
-        for &m in list.iter() {
-            pos.make_move(m);
-            let mate = is_mated(pos);
-            pos.unmake_move();
-            if mate {
-                return Some(m);
-            }
-        }
-        None
+        first_mating_check(pos, &mut MoveList::new(), |_, _, _| false)
     }
 
     /// The pre-move escape test never skips a mate: the same first mating move (or none) as
