@@ -619,6 +619,19 @@ impl MovePicker {
         }
     }
 
+    /// [`quiet_order_score`] with this node's check information and earlier moves.
+    #[inline(always)]
+    fn quiet_order(
+        &self,
+        pos: &Position,
+        m: Move,
+        threats: &Threats,
+        history: &History,
+        params: &Params,
+    ) -> i32 {
+        quiet_order_score(pos, m, &self.check_info, threats, history, self.earlier, params)
+    }
+
     /// The next move to search, or `None` when the node has no more.
     pub fn next(&mut self, pos: &Position, history: &History, params: &Params) -> Option<Move> {
         loop {
@@ -684,15 +697,7 @@ impl MovePicker {
                     let threats = Threats::new(pos);
                     for i in 0..self.len {
                         let m = self.moves[i];
-                        self.scores[i] = quiet_order_score(
-                            pos,
-                            m,
-                            &self.check_info,
-                            &threats,
-                            history,
-                            self.earlier,
-                            params,
-                        );
+                        self.scores[i] = self.quiet_order(pos, m, &threats, history, params);
                     }
                     self.sort_descending();
                     self.stage = Stage::Quiets;
@@ -727,15 +732,7 @@ impl MovePicker {
                         } else if is_tactical(pos, m) {
                             4 * params.order_capture + capture_score(pos, m, history)
                         } else {
-                            quiet_order_score(
-                                pos,
-                                m,
-                                &self.check_info,
-                                &threats,
-                                history,
-                                self.earlier,
-                                params,
-                            )
+                            self.quiet_order(pos, m, &threats, history, params)
                         };
                     }
                     self.stage = Stage::Evasions;
