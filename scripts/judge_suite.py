@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""A judged position suite: how good are the moves an engine configuration chooses, in the
+eyes of a stronger (or just different) USI engine used as judge?
+
+A 100-game match resolves about ±75 Elo; this resolves much less noisy differences in a few
+minutes, deterministically, because both sides search a fixed number of nodes.
+
+    # 1. positions: our side to move, plies 16-89 of recorded games (`tsumugi match --record`),
+    #    kept when the judge finds them balanced (|score| <= 600 at a shallow search)
+    python3 scripts/judge_suite.py collect --judge JUDGE --out suite.tsv REC...
+    # 2. the moves of each configuration, at fixed nodes
+    python3 scripts/judge_suite.py moves --positions suite.tsv --engine target/release/tsumugi \\
+        --set oracle_root_ms=0 --set USI_Hash=64 --nodes 180000 --out base.txt
+    python3 scripts/judge_suite.py moves ... --set lmr_ttpv=2 --out ttpv.txt
+    (the root df-pn search runs on its own clock: `oracle_root_ms=0` keeps the moves
+    deterministic)
+    # 3. the judge searches the position after each move (cached); the report gives each
+    #    configuration's mean value against the first, with its standard error
+    python3 scripts/judge_suite.py judge --positions suite.tsv --judge JUDGE base.txt ttpv.txt
+
+JUDGE is any USI engine command; `--judge-option NAME=VALUE` sets its options. Values are
+centipawns from the side that chose the move, clipped to ±800 so that lost or won positions
+do not dominate. Calibration (session 6, YaneuraOu-material as judge at 700k nodes, 1556
+positions): half the nodes scored −11.8 ± 2.5, twice the nodes +7.2 ± 2.5.
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+CLIP = 800
+
+
+class Usi:
+    """One USI engine process."""
+
+    def __init__(self, command, options):
+        self.p = subprocess.Popen(
+            [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+            cwd=os.path.dirname(os.path.abspath(command)),
+        )
+        self.send("usi")
+        self.wait("usiok")
+        for o in options:
+            name, _, value = o.partition("=")
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.wait("readyok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def wait(self, token):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                sys.exit(f"engine exited while waiting for {token}")
+            if line.startswith(token):
+                return line
+
+    def go(self, position, nodes):
+        """(best move, score for the side to move or None)."""
+        self.send("usinewgame")
+        self.send(position)
+        self.send(f"go nodes {nodes}")
+        score = None
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                sys.exit("engine exited during a search")
+            if line.startswith("info") and " score " in line:
+                kind, value = line.split(" score ")[1].split()[:2]
+                if kind == "cp":
+                    score = int(value)
+                else:
+                    score = -30000 if value.startswith("-") else 30000
+            if line.startswith("bestmove"):
+                return line.split()[1], score
+
+    def quit(self):
+        self.send("quit")
+        self.p.wait()
+
+
+def in_parallel(jobs, items, work):
+    """Runs `work(chunk)` on `jobs` interleaved chunks of `items`; merges the dicts."""
+    chunks = [items[k::jobs] for k in range(jobs)]
+    merged = {}
+    with ThreadPoolExecutor(jobs) as ex:
+        for part in ex.map(work, chunks):
+            merged.update(part)
+    return merged
+
+
+def read_positions(path):
+    return [line.rstrip("\n") for line in open(path) if line.strip()]
+
+
+def read_moves(path):
+    return dict((int(i), m) for i, m in (line.split() for line in open(path)))
+
+
+def collect(args):
+    positions = []
+    for path in args.records:
+        lines = open(path).read().split("\n")
+        for i, head in enumerate(lines[:-1]):
+            if not head.startswith("# game"):
+                continue
+            base, _, moves = lines[i + 1].partition(" moves ")
+            moves = moves.split()
+            ours_black = f"black={args.name}" in head
+            black_first = " b " in base
+            for k in range(args.first_ply, min(len(moves), args.last_ply + 1)):
+                if ((k % 2 == 0) == black_first) == ours_black:
+                    positions.append(base + " moves " + " ".join(moves[:k]))
+    positions = sorted(set(positions))
+    random.Random(args.seed).shuffle(positions)
+    positions = positions[: args.max]
+
+    def balanced(chunk):
+        judge = Usi(args.judge, args.judge_option)
+        kept = {}
+        for p in chunk:
+            _, score = judge.go(p, args.prefilter_nodes)
+            if score is not None and abs(score) <= args.balanced:
+                kept[p] = True
+        judge.quit()
+        return kept
+
+    kept = in_parallel(args.jobs, positions, balanced)
+    with open(args.out, "w") as f:
+        for p in positions:
+            if p in kept:
+                f.write(p + "\n")
+    print(f"{len(kept)} balanced positions of {len(positions)} sampled -> {args.out}")
+
+
+def choose(args):
+    positions = read_positions(args.positions)
+
+    def work(chunk):
+        engine = Usi(args.engine, args.set)
+        chosen = {i: engine.go(positions[i], args.nodes)[0] for i in chunk}
+        engine.quit()
+        return chosen
+
+    chosen = in_parallel(args.jobs, list(range(len(positions))), work)
+    with open(args.out, "w") as f:
+        for i in range(len(positions)):
+            f.write(f"{i}\t{chosen[i]}\n")
+
+
+def judge(args):
+    positions = read_positions(args.positions)
+    cache_path = args.cache or args.positions + f".judge{args.nodes}.json"
+    cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
+    sets = [read_moves(path) for path in args.moves]
+    todo = sorted({(i, m) for s in sets for i, m in s.items() if f"{i} {m}" not in cache})
+
+    def work(chunk):
+        engine = Usi(args.judge, args.judge_option)
+        values = {}
+        for i, m in chunk:
+            if m in ("resign", "win"):
+                values[f"{i} {m}"] = -30000 if m == "resign" else 30000
+                continue
+            _, score = engine.go(positions[i] + " " + m, args.nodes)
+            values[f"{i} {m}"] = -(score if score is not None else 0)
+        engine.quit()
+        return values
+
+    if todo:
+        cache.update(in_parallel(args.jobs, todo, work))
+        json.dump(cache, open(cache_path, "w"))
+
+    def value(i, m):
+        return max(-CLIP, min(CLIP, cache[f"{i} {m}"]))
+
+    base = sets[0]
+    for path, s in zip(args.moves, sets):
+        diffs = [value(i, s[i]) - value(i, base[i]) for i in base]
+        changed = sum(1 for i in base if s[i] != base[i])
+        se = statistics.pstdev(diffs) / len(diffs) ** 0.5
+        mean = statistics.mean(value(i, s[i]) for i in base)
+        print(f"{path}: mean {mean:7.1f}  changed {changed:4d}/{len(base)}  "
+              f"vs first {statistics.mean(diffs):+6.1f} ± {se:.1f}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    jobs = dict(type=int, default=2, help="engine processes in parallel")
+
+    c = sub.add_parser("collect", help="balanced positions from match records")
+    c.add_argument("records", nargs="+")
+    c.add_argument("--out", required=True)
+    c.add_argument("--judge", required=True)
+    c.add_argument("--judge-option", action="append", default=[])
+    c.add_argument("--name", default="tsumugi", help="our player's name in the records")
+    c.add_argument("--first-ply", type=int, default=16)
+    c.add_argument("--last-ply", type=int, default=89)
+    c.add_argument("--max", type=int, default=4000, help="positions sampled")
+    c.add_argument("--balanced", type=int, default=600)
+    c.add_argument("--prefilter-nodes", type=int, default=30000)
+    c.add_argument("--seed", type=int, default=7)
+    c.add_argument("--jobs", **jobs)
+
+    m = sub.add_parser("moves", help="the moves one configuration chooses at fixed nodes")
+    m.add_argument("--positions", required=True)
+    m.add_argument("--engine", required=True)
+    m.add_argument("--set", action="append", default=[], help="USI option NAME=VALUE")
+    m.add_argument("--nodes", type=int, default=180000)
+    m.add_argument("--out", required=True)
+    m.add_argument("--jobs", **jobs)
+
+    j = sub.add_parser("judge", help="judge move files; the first is the baseline")
+    j.add_argument("moves", nargs="+")
+    j.add_argument("--positions", required=True)
+    j.add_argument("--judge", required=True)
+    j.add_argument("--judge-option", action="append", default=[])
+    j.add_argument("--nodes", type=int, default=700000)
+    j.add_argument("--cache")
+    j.add_argument("--jobs", **jobs)
+
+    args = ap.parse_args()
+    {"collect": collect, "moves": choose, "judge": judge}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
