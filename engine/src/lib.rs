@@ -19,6 +19,7 @@ pub mod report;
 pub mod search;
 pub mod soppo;
 pub mod tt;
+pub mod xorshift;
 
 #[cfg(test)]
 mod test_positions;

@@ -907,13 +907,7 @@ mod tests {
         let mut params = Params::default();
         (params.order_check, params.order_escape, params.order_attack) = (1001, 203, 47);
         (params.order_focal, params.order_unsafe) = (11, 3);
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::xorshift::XorShift64::new(0x9e37_79b9_7f4a_7c15);
         let mut list = MoveList::new();
         let mut n = 0;
         crate::test_positions::for_each(24, |pos| {
@@ -927,9 +921,9 @@ mod tests {
                 (once, twice, threatened)
             );
             let us = pos.side_to_move();
-            let earlier = [(next() % 2000) as PieceTo, NO_PIECE_TO];
+            let earlier = [rng.below(2000), NO_PIECE_TO];
             for &m in list.iter() {
-                let bonus = (next() % 4001) as i32 - 2000;
+                let bonus = rng.below(4001) as i32 - 2000;
                 if is_tactical(pos, m) {
                     history.update_capture(pos, m, piece_to(pos, m), bonus);
                     assert_eq!(

@@ -33,13 +33,7 @@ pub fn for_each(plies: usize, mut visit: impl FnMut(&mut Position)) {
     let mut starts = problem_sfens();
     starts.extend(crate::bench::BENCH_POSITIONS.iter().map(|s| s.to_string()));
     starts.push("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1".to_owned());
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = crate::xorshift::XorShift64::new(0x2545_f491_4f6c_dd1d);
     let mut list = MoveList::new();
     for sfen in &starts {
         let Ok(mut pos) = Position::from_sfen(sfen) else { continue };
@@ -50,7 +44,7 @@ pub fn for_each(plies: usize, mut visit: impl FnMut(&mut Position)) {
             if list.is_empty() {
                 break;
             }
-            let m = list[(next() % list.len() as u64) as usize];
+            let m = list[rng.below(list.len())];
             pos.make_move(m);
             visit(&mut pos);
         }

@@ -423,13 +423,8 @@ mod tests {
             "ÿ",
             "",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::xorshift::XorShift64::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move |n: usize| rng.below(n);
         let mut answers = 0;
         for _ in 0..4 {
             let mut script = String::from("setoption name USI_Hash value 1\n");
