@@ -148,7 +148,12 @@ impl Engine {
         std::thread::scope(|scope| {
             let handle = if use_root_oracle {
                 let (stop, found) = (&oracle_stop, &oracle_found);
-                Some(scope.spawn(move || root_oracle.solve(pos, budget, root_hash, stop, found)))
+                // Without a thread (the system refuses one) the search goes on without it.
+                solver::stack::search_thread("root-oracle")
+                    .spawn_scoped(scope, move || {
+                        root_oracle.solve(pos, budget, root_hash, stop, found)
+                    })
+                    .ok()
             } else {
                 None
             };

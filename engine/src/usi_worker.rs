@@ -15,9 +15,13 @@ use solver::usi::{MateBackend, MateJob, SearchBackend};
 use solver::{Progress, SolveResult, SolverConfig};
 use std::sync::Arc;
 
-/// Stack of a thread that searches: deep alpha-beta and df-pn recursion need more than the
-/// 2 MiB a spawned thread gets by default (only the pages touched are committed).
-pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// Stack of alpha-beta's own recursion (quiescence included), with a wide margin.
+const ALPHA_BETA_STACK_BYTES: usize = 48 << 20;
+
+/// Stack of a thread that searches: alpha-beta, and on top of it a df-pn search (an oracle
+/// probe, or `go mate` from the thread's base), sized as [`solver::stack`] says. Only the
+/// pages touched are committed.
+pub const SEARCH_STACK_BYTES: usize = ALPHA_BETA_STACK_BYTES + solver::stack::SEARCH_STACK_BYTES;
 
 /// Parameters and table size for the next searches.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,7 +89,7 @@ impl SearchBackend for EngineBackend {
     type Outcome = EngineOutcome;
 
     const THREAD_NAME: &'static str = "search";
-    const STACK_BYTES: Option<usize> = Some(SEARCH_STACK_BYTES);
+    const STACK_BYTES: usize = SEARCH_STACK_BYTES;
 
     fn configure(&mut self, config: EngineConfig) {
         self.params = *config.params;

@@ -21,6 +21,7 @@ use serde::Serialize;
 use shogi::{parse_position_command, Position};
 use std::fmt;
 use std::io::{self, IsTerminal, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -49,6 +50,10 @@ pub struct SolveArgs {
     /// Report the first mate found, not the shortest (faster; lengths may then differ).
     #[arg(long)]
     pub any_mate: bool,
+    /// The deepest ply searched; a problem with no mate found within it is a timeout.
+    #[arg(long, value_name = "PLIES", default_value_t = crate::stack::MAX_PLY,
+          value_parser = clap::value_parser!(u16).range(1..=crate::stack::MAX_PLY as i64))]
+    pub depth_limit: u16,
     /// Print a JSON report on stdout instead of result lines.
     #[arg(long)]
     pub json: bool,
@@ -488,7 +493,9 @@ fn report_problem(file: &str, line: usize, p: &Problem, r: &SolveResult) -> Prob
         time_ms: (r.elapsed.as_secs_f64() * 1e6).round() / 1e3,
         matches_answer: verdict.matches(),
         verdict: verdict.name(),
-        note: verdict.note(),
+        note: verdict
+            .note()
+            .or_else(|| r.depth_limited.then(|| "no mate within the depth limit".to_string())),
     }
 }
 
@@ -500,10 +507,15 @@ struct Task {
     problem: Problem,
 }
 
-/// Runs `solve` on the real stdout/stderr; returns the exit code.
+/// Runs `solve` on the real stdout/stderr, on a thread sized for the deepest search
+/// ([`crate::stack`]); returns the exit code.
 pub fn run(args: &SolveArgs) -> u8 {
     let show_bar = !args.quiet && io::stderr().is_terminal();
-    run_with(args, &mut io::stdout(), &mut io::stderr(), show_bar)
+    let solve = || run_with(args, &mut io::stdout(), &mut io::stderr(), show_bar);
+    crate::stack::run_on_search_thread("solve", solve).unwrap_or_else(|e| {
+        eprintln!("tsumugi-mate: cannot start the search thread: {e}");
+        1
+    })
 }
 
 /// Runs `solve` writing results to `out` and diagnostics to `err`; returns the exit code:
@@ -562,6 +574,7 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         hash_mb: args.hash,
         double_count: args.double_count,
         any_mate: args.any_mate,
+        max_ply: args.depth_limit,
     });
     let limits = Limits {
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
@@ -580,9 +593,21 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         bar.set_message(label.clone());
         solver.clear();
         let attacker = attacker_of(&task.problem);
-        let result = solver.solve_as(&task.problem.position, attacker, &limits, &stop, &mut |p| {
-            bar.set_message(format!("{label}: {} nodes", p.nodes));
-        });
+        let solved = catch_unwind(AssertUnwindSafe(|| {
+            solver.solve_as(&task.problem.position, attacker, &limits, &stop, &mut |p| {
+                bar.set_message(format!("{label}: {} nodes", p.nodes));
+            })
+        }));
+        let result = match solved {
+            Ok(r) => r,
+            Err(payload) => {
+                // A bug costs this problem, not the run: it counts as unsolved.
+                let msg = crate::usi::panic_message(payload.as_ref());
+                bar.suspend(|| writeln!(err, "{label}: error: the search failed: {msg}")).ok();
+                solver = Solver::new(solver.config().clone());
+                SolveResult::timeout(0, Duration::ZERO)
+            }
+        };
         let report = report_problem(&task.file, task.line, &task.problem, &result);
         summary.add(&report);
         if !args.json {
@@ -799,8 +824,7 @@ mod tests {
         let g = p.position.parse_usi_move("G*5b").unwrap_or_else(|e| panic!("{e}"));
         let r = SolveResult {
             outcome: Outcome::Mate(vec![g]),
-            nodes: 12,
-            elapsed: Duration::from_micros(1500),
+            ..SolveResult::timeout(12, Duration::from_micros(1500))
         };
         let rep = report_problem("f.sfen", 3, &p, &r);
         assert_eq!(rep.verdict, "match");
@@ -813,8 +837,7 @@ mod tests {
         assert_eq!(rep.verdict, "mismatch");
         assert!(result_line(&rep)
             .ends_with("[mismatch: invalid mate line: the final position is not checkmate]"));
-        let r =
-            SolveResult { outcome: Outcome::Timeout, nodes: 7, elapsed: Duration::from_millis(10) };
+        let r = SolveResult::timeout(7, Duration::from_millis(10));
         let rep = report_problem("f.sfen", 3, &p, &r);
         assert_eq!(
             result_line(&rep),
@@ -830,6 +853,7 @@ mod tests {
             hash: 16,
             double_count: DoubleCount::Simple,
             any_mate: false,
+            depth_limit: crate::stack::MAX_PLY,
             json,
             check,
             quiet: true,

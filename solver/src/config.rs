@@ -44,10 +44,18 @@ pub struct SolverConfig {
     pub double_count: DoubleCount,
     /// Report the first mate proven instead of searching on for the shortest one.
     pub any_mate: bool,
+    /// The deepest ply searched: a branch that reaches it ends there (no mate within it), and
+    /// a search that found nothing but such ends answers "timeout", never "no mate".
+    pub max_ply: u16,
 }
 
 impl Default for SolverConfig {
     fn default() -> Self {
-        SolverConfig { hash_mb: 256, double_count: DoubleCount::default(), any_mate: false }
+        SolverConfig {
+            hash_mb: 256,
+            double_count: DoubleCount::default(),
+            any_mate: false,
+            max_ply: crate::stack::MAX_PLY,
+        }
     }
 }

@@ -3,6 +3,7 @@
 pub mod config;
 pub mod outcome;
 pub mod search;
+pub mod stack;
 
 pub use config::{DoubleCount, SolverConfig};
 pub use outcome::{Limits, Outcome, Progress, SolveResult};

@@ -26,6 +26,16 @@ pub struct SolveResult {
     pub outcome: Outcome,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// The answer is a timeout because every line the search could not settle ended at the
+    /// depth limit (`SolverConfig::max_ply`): no mate within it, perhaps one beyond.
+    pub depth_limited: bool,
+}
+
+impl SolveResult {
+    /// A search that gave no answer (a limit, or a failure) after `nodes` and `elapsed`.
+    pub fn timeout(nodes: u64, elapsed: Duration) -> SolveResult {
+        SolveResult { outcome: Outcome::Timeout, nodes, elapsed, depth_limited: false }
+    }
 }
 
 /// Reported periodically during a search (for USI `info` lines and progress bars).

@@ -11,6 +11,13 @@
 //! for the attacker. A disproof that rests on such a child holds only for this path (the
 //! graph-history interaction), so it is returned to the parent but never stored.
 //!
+//! **Depth limit.** An unbounded search is bounded by `max_ply` ([`SolverConfig::max_ply`]):
+//! an OR node with no ply left, or a node where the thread's stack runs short
+//! ([`crate::stack`]), is disproven "within 0 plies", a statement that is true of any node that
+//! is not already mated. Every disproof carries the depth it holds for, computed from its
+//! children (one more than the least of theirs), so a disproof that rests on such an end says
+//! only "no mate within N plies": the root answers [`Outcome::Timeout`] then, never `NoMate`.
+//!
 //! **Shortest mate.** Once a mate is proven, the same search runs with a bound on the remaining
 //! plies ("is there a mate within L − 2?") until none is left. The table keeps proofs with their
 //! length and bounded disproofs with the depth they hold for, so the rounds share it. The line
@@ -21,6 +28,7 @@ use crate::config::{DoubleCount, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::pn::{self, PnDn, INF, MAX_UNSOLVED};
 use crate::repetition_table::RepetitionTable;
+use crate::stack::StackGuard;
 use crate::tt::{NodeId, Stored, Table, UNBOUNDED};
 use shogi::movegen::{self, generate};
 use shogi::{
@@ -33,19 +41,33 @@ use std::time::{Duration, Instant};
 /// Table fill (permille) at which low-effort unsolved entries are swept.
 const GC_HASHFULL: u32 = 900;
 
-/// Paths longer than this abort the search (reported as a timeout, never as an answer).
-const MAX_PLY: usize = 4000;
-
 pub struct Solver {
     config: SolverConfig,
     table: Table,
     repetitions: RepetitionTable,
+    /// What the last search measured of its stack.
+    stack_use: StackUse,
+}
+
+/// How deep the last search went, and the stack it took per ply there (a diagnostic, and the
+/// measurement behind [`crate::stack::BYTES_PER_PLY`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StackUse {
+    /// The deepest ply `mid` was entered at.
+    pub deepest_ply: usize,
+    /// Stack bytes per ply at the point of least stack left (`None`: not measured).
+    pub bytes_per_ply: Option<usize>,
 }
 
 impl Solver {
     pub fn new(config: SolverConfig) -> Solver {
         let table = Table::new(config.hash_mb, config.double_count == DoubleCount::Snda);
-        Solver { config, table, repetitions: RepetitionTable::default() }
+        Solver {
+            config,
+            table,
+            repetitions: RepetitionTable::default(),
+            stack_use: StackUse::default(),
+        }
     }
     pub fn config(&self) -> &SolverConfig {
         &self.config
@@ -57,6 +79,10 @@ impl Solver {
             self.table = Table::new(config.hash_mb, links);
         }
         self.config = config;
+    }
+    /// What the last search measured of its stack.
+    pub fn stack_use(&self) -> StackUse {
+        self.stack_use
     }
     /// Forgets everything learnt (USI `usinewgame`).
     pub fn clear(&mut self) {
@@ -88,10 +114,12 @@ impl Solver {
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveResult {
         let start = Instant::now();
+        let max_ply = self.config.max_ply;
         let mut search = Search {
             table: &mut self.table,
             repetitions: &mut self.repetitions,
             double_count: self.config.double_count,
+            max_ply,
             attacker,
             nodes: 0,
             limits: limits.clone(),
@@ -103,27 +131,33 @@ impl Solver {
             progress,
             aborted: false,
             root_value: (1, 1),
-            path: Vec::with_capacity(MAX_PLY + 1),
-            nodes_on_path: Vec::with_capacity(MAX_PLY + 1),
-            path_hashes: Vec::with_capacity(MAX_PLY + 1),
+            guard: StackGuard::here(),
+            path: Vec::with_capacity(max_ply as usize + 1),
+            nodes_on_path: Vec::with_capacity(max_ply as usize + 1),
+            path_hashes: Vec::with_capacity(max_ply as usize + 1),
             merges: Vec::new(),
             arena: Vec::new(),
         };
         let mut root = pos.clone();
         search.enter(&root);
-        let value = search.prove(&mut root, UNBOUNDED);
+        let value = search.prove(&mut root, max_ply);
+        let mut depth_limited = false;
         let outcome = if search.aborted {
             Outcome::Timeout
         } else if value.pn == 0 {
             let mut shortest = value.len;
+            let mut settled = true;
             while !self.config.any_mate && shortest >= 2 && !search.aborted {
-                let shorter = search.prove(&mut root, shortest - 2);
+                let bound = shortest - 2;
+                let shorter = search.prove(&mut root, bound);
                 if shorter.pn != 0 {
+                    // A disproof that ended at the stack guard does not cover the bound.
+                    settled = shorter.depth >= bound;
                     break;
                 }
                 shortest = shorter.len;
             }
-            let exact = if search.aborted || self.config.any_mate {
+            let exact = if search.aborted || self.config.any_mate || !settled {
                 None
             } else {
                 search.exact_line(&mut root, shortest)
@@ -132,8 +166,16 @@ impl Solver {
                 Some(pv) => Outcome::Mate(pv),
                 None => Outcome::Timeout,
             }
-        } else {
+        } else if value.depth == UNBOUNDED {
             Outcome::NoMate
+        } else {
+            // No mate within the depth limit, but one may lie beyond it.
+            depth_limited = true;
+            Outcome::Timeout
+        };
+        self.stack_use = StackUse {
+            deepest_ply: search.guard.deepest_ply(),
+            bytes_per_ply: search.guard.bytes_per_ply(),
         };
         let nodes = search.nodes;
         let hashfull = search.table.hashfull();
@@ -144,7 +186,7 @@ impl Solver {
             root_pn: value.pn,
             root_dn: value.dn,
         });
-        SolveResult { outcome, nodes, elapsed: start.elapsed() }
+        SolveResult { outcome, nodes, elapsed: start.elapsed(), depth_limited }
     }
 }
 
@@ -221,6 +263,10 @@ struct Search<'a> {
     stop: &'a AtomicBool,
     progress: &'a mut dyn FnMut(&Progress),
     aborted: bool,
+    /// The deepest ply a search goes to (the root's remaining depth).
+    max_ply: u16,
+    /// Ends a branch before the thread's stack runs out.
+    guard: StackGuard,
     /// The root's (pn, dn) after the last completed iteration, for progress reports.
     root_value: (PnDn, PnDn),
     /// Keys of the positions from the root to the current node, inclusive.
@@ -231,7 +277,9 @@ struct Search<'a> {
     path_hashes: Vec<u64>,
     /// SNDA: per ply, pairs of children of the node at that ply found to share a source.
     merges: Vec<Vec<(NodeId, NodeId)>>,
-    arena: Vec<Frame>,
+    /// One frame per ply, boxed so that taking one out moves a pointer, not the move list
+    /// (which would also put 2.4 KB on the call stack per ply).
+    arena: Vec<Option<Box<Frame>>>,
 }
 
 /// One less ply of remaining depth (an unbounded search stays unbounded).
@@ -240,6 +288,16 @@ fn deeper(depth: u16) -> u16 {
         UNBOUNDED
     } else {
         depth.saturating_sub(1)
+    }
+}
+
+/// The depth a disproof holds for, given that of the child disproof it rests on: one ply more
+/// (a disproof at any depth stays one).
+fn above(child_depth: u16) -> u16 {
+    if child_depth == UNBOUNDED {
+        UNBOUNDED
+    } else {
+        child_depth.saturating_add(1).min(UNBOUNDED - 1)
     }
 }
 
@@ -427,23 +485,22 @@ impl Search<'_> {
     /// its pn reaches `th_pn`, its dn reaches `th_dn`, it is solved, or the search is aborted.
     fn mid(&mut self, pos: &mut Position, th_pn: PnDn, th_dn: PnDn, depth: u16) -> Value {
         let ply = self.path.len();
-        if ply > MAX_PLY {
-            self.aborted = true;
-        }
         let hand = self.attacker_hand(pos);
         if self.aborted {
             return Value::unknown(1, 1, hand);
         }
         let or_node = pos.side_to_move() == self.attacker;
-        if or_node && depth == 0 {
+        // The end of a branch: no ply left, or no stack left to expand (a node searched by
+        // `mid` is never already mated, so "no mate within 0 plies" holds). Not stored.
+        if (or_node && depth == 0) || self.guard.exhausted(ply) {
             return Value::disproven(hand, false, 0);
         }
         let child_depth = deeper(depth);
         let nodes_before = self.nodes;
         while self.arena.len() <= ply {
-            self.arena.push(Frame::default());
+            self.arena.push(None);
         }
-        let mut frame = std::mem::take(&mut self.arena[ply]);
+        let mut frame = self.arena[ply].take().unwrap_or_default();
         frame.moves.clear();
         frame.children.clear();
         self.node_moves(pos, &mut frame.moves);
@@ -468,7 +525,7 @@ impl Search<'_> {
         frame.children.sort_by_key(|c| c.group);
 
         let value = loop {
-            let node = self.aggregate(pos, or_node, depth, &frame.children);
+            let node = self.aggregate(pos, or_node, &frame.children);
             if ply == 1 {
                 self.root_value = (node.pn, node.dn);
             }
@@ -497,7 +554,7 @@ impl Search<'_> {
         if let Some(m) = self.merges.get_mut(ply) {
             m.clear();
         }
-        self.arena[ply] = frame;
+        self.arena[ply] = Some(frame);
 
         if value.dn == 0 && value.by_repetition {
             // Path-dependent: only the repetition tier, keyed by this very path, may keep it.
@@ -579,7 +636,7 @@ impl Search<'_> {
 
     /// The node's value from its children: min over the mover's side, grouped sum (max inside
     /// a group) over the other.
-    fn aggregate(&self, pos: &Position, or_node: bool, depth: u16, children: &[Child]) -> Value {
+    fn aggregate(&self, pos: &Position, or_node: bool, children: &[Child]) -> Value {
         let hand = self.attacker_hand(pos);
         let mut min = INF;
         let mut sum: PnDn = 0;
@@ -596,14 +653,9 @@ impl Search<'_> {
             }
             sum = pn::add(sum, group_max);
         }
-        // A disproof holds at any depth only if every child disproof it rests on does.
-        let disproof_depth = |cs: &[Child]| {
-            if cs.iter().all(|c| c.value.depth == UNBOUNDED) {
-                UNBOUNDED
-            } else {
-                depth
-            }
-        };
+        // An OR disproof holds as deep as its shallowest child disproof allows.
+        let disproof_depth =
+            |cs: &[Child]| cs.iter().map(|c| above(c.value.depth)).min().unwrap_or(UNBOUNDED);
         if or_node {
             if min == 0 {
                 // Proven by the shortest proven child.
@@ -631,16 +683,20 @@ impl Search<'_> {
                 return Value::proven(proof, len.saturating_add(1));
             }
             if min == 0 {
-                // Prefer a disproof that holds from every path and at every depth.
-                let disproofs = || children.iter().filter(|c| c.value.dn == 0);
-                let by_repetition = disproofs().all(|c| c.value.by_repetition);
-                let everywhere =
-                    disproofs().find(|c| !c.value.by_repetition && c.value.depth == UNBOUNDED);
-                let (d, disproof) = match everywhere {
-                    Some(c) => (UNBOUNDED, and_disproof_hand(c.mv, c.value.hand, hand)),
-                    None => (depth, hand),
-                };
-                return Value::disproven(disproof, by_repetition, d);
+                // Rest on the disproof that holds from every path, and the deepest of those.
+                let rests_on = children
+                    .iter()
+                    .filter(|c| c.value.dn == 0)
+                    .max_by_key(|c| (!c.value.by_repetition, c.value.depth));
+                if let Some(c) = rests_on {
+                    let v = c.value;
+                    let disproof = if v.depth == UNBOUNDED && !v.by_repetition {
+                        and_disproof_hand(c.mv, v.hand, hand)
+                    } else {
+                        hand
+                    };
+                    return Value::disproven(disproof, v.by_repetition, above(v.depth));
+                }
             }
             Value::unknown(sum.min(MAX_UNSOLVED), min.min(MAX_UNSOLVED), hand)
         }
@@ -657,7 +713,8 @@ impl Search<'_> {
         };
         self.leave();
         pos.unmake_move();
-        if self.aborted {
+        // A disproof that ended at the stack guard does not answer the question.
+        if self.aborted || (v.dn == 0 && v.depth < depth) {
             None
         } else {
             Some(v.pn == 0)
@@ -707,7 +764,7 @@ impl Search<'_> {
         let mut pv = Vec::new();
         let base_len = self.path.len();
         loop {
-            if pv.len() > MAX_PLY {
+            if pv.len() >= self.max_ply as usize {
                 return None;
             }
             let mut list = MoveList::new();
@@ -718,7 +775,8 @@ impl Search<'_> {
             let mut choice = self.pv_choice(&mut pos, &list, or_node);
             if choice.is_none() {
                 // The table lost part of the proof: search this node again.
-                if self.prove(&mut pos, UNBOUNDED).pn != 0 {
+                let left = self.max_ply - pv.len() as u16;
+                if self.prove(&mut pos, left).pn != 0 {
                     return None;
                 }
                 choice = self.pv_choice(&mut pos, &list, or_node);

@@ -2,7 +2,9 @@
 //! and a plain `go` with the first move of a mate (or `resign`). The protocol itself (threads,
 //! commands, stop and ponder handling) is the shared loop of [`crate::usi`]; this file is what
 //! is particular to the mate engine:
-//! - its options: `USI_Hash`, `DoubleCount`, `NodeLimit` (which limits every search);
+//! - its options: `USI_Hash`, `DoubleCount`, `NodeLimit` (which limits every search),
+//!   `DepthLimit` (the deepest ply searched; a search that finds nothing within it answers
+//!   `checkmate timeout`, never `nomate`);
 //! - a plain `go` reads only the clock, and refuses a malformed one (`info string error: ...`
 //!   and `bestmove resign`); other fields are ignored;
 //! - the time of a plain `go` ([`budget`]): a rough share of the clock, 10 s without one;
@@ -16,6 +18,7 @@
 
 use crate::config::{DoubleCount, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
+use crate::stack::MAX_PLY;
 use crate::usi::{
     parse_setoption, Finished, GoField, GoIssue, GoParams, Hold, MateBackend, MateJob, MateSearch,
     Output, Plan, Timing, UsiProgram,
@@ -73,6 +76,10 @@ impl EngineOptions {
                 "option name NodeLimit type spin default {} min 0 max {NODE_LIMIT_MAX}",
                 defaults.node_limit
             ),
+            format!(
+                "option name DepthLimit type spin default {} min 1 max {MAX_PLY}",
+                defaults.solver.max_ply
+            ),
         ]
     }
 
@@ -100,6 +107,12 @@ impl EngineOptions {
                 let v = need(value)?;
                 self.node_limit =
                     parse_in_range(&v, 0, NODE_LIMIT_MAX).map_err(|e| format!("NodeLimit: {e}"))?;
+            }
+            "depthlimit" => {
+                let v = need(value)?;
+                let plies = parse_in_range(&v, 1, MAX_PLY as u64)
+                    .map_err(|e| format!("DepthLimit: {e}"))?;
+                self.solver.max_ply = plies as u16;
             }
             // Sent by GUIs whether or not the engine lists it; there is nothing to ponder.
             "usi_ponder" => {}
@@ -278,7 +291,7 @@ impl UsiProgram for MateEngine {
             Finished::Failed(msg) => {
                 out.info_string(&format!("error: the search failed: {msg}"))?;
                 let elapsed = search.started.elapsed();
-                SolveResult { outcome: Outcome::Timeout, nodes: 0, elapsed }
+                SolveResult::timeout(0, elapsed)
             }
         };
         match search.answer {
@@ -336,6 +349,8 @@ mod tests {
         assert_eq!(o.apply_setoption("name NodeLimit value 5000"), Ok(()));
         assert_eq!(o.node_limit, 5000);
         assert_eq!(o.apply_setoption("name USI_Ponder value true"), Ok(()));
+        assert_eq!(o.apply_setoption("name DepthLimit value 9"), Ok(()));
+        assert_eq!(o.solver.max_ply, 9);
         for bad in [
             "name USI_Hash value 0",
             "name USI_Hash value 65537",
@@ -343,6 +358,8 @@ mod tests {
             "name USI_Hash",
             "name DoubleCount value twice",
             "name NodeLimit value -1",
+            "name DepthLimit value 0",
+            "name DepthLimit value 4001",
             "name Threads value 4",
             "name",
             "value 3",
@@ -450,5 +467,138 @@ mod tests {
     fn stop_without_search_and_gameover_are_quiet() {
         let out = run_script("stop\ngameover win\nusinewgame\nponderhit\nisready\n");
         assert_eq!(out, vec!["readyok".to_string()]);
+    }
+
+    const MATE7: &str =
+        "ln1g3+Rl/2sk1s+P2/2ppppb1p/p1b3p2/8P/P4P3/2PPP1P2/1+r2GS3/LN+p2KGNL w GN2Ps 36";
+
+    #[test]
+    fn the_depth_limit_answers_timeout_and_says_why() {
+        let out = run_script(&format!(
+            "setoption name DepthLimit value 5\nposition sfen {MATE7}\ngo mate 20000\n\
+             setoption name DepthLimit value 7\ngo mate 20000\n"
+        ));
+        let answers: Vec<&String> = out.iter().filter(|l| l.starts_with("checkmate")).collect();
+        assert_eq!(answers.len(), 2, "{out:?}");
+        assert_eq!(answers[0], "checkmate timeout");
+        assert!(out.iter().any(|l| l.starts_with("info string no mate within the depth limit")));
+        assert_eq!(answers[1].split_whitespace().count(), 1 + 7, "{out:?}");
+    }
+
+    /// The mate engine with a bug injected where a bug would be: its search panics on one
+    /// position.
+    struct Faulty(MateEngine);
+    struct FaultyBackend(MateBackend);
+    const PANICS_ON: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
+
+    impl crate::usi::SearchBackend for FaultyBackend {
+        type Config = SolverConfig;
+        type Job = MateJob;
+        type Progress = Progress;
+        type Outcome = SolveResult;
+        const THREAD_NAME: &'static str = MateBackend::THREAD_NAME;
+        const STACK_BYTES: usize = MateBackend::STACK_BYTES;
+        fn configure(&mut self, config: SolverConfig) {
+            self.0.configure(config)
+        }
+        fn clear(&mut self) {
+            self.0.clear()
+        }
+        fn ready(&mut self) {
+            self.0.ready()
+        }
+        fn prepare(&mut self, job: &MateJob) {
+            self.0.prepare(job)
+        }
+        fn search(&mut self, job: MateJob, report: &mut dyn FnMut(Progress)) -> SolveResult {
+            if job.pos.to_sfen() == PANICS_ON {
+                panic!("injected fault");
+            }
+            self.0.search(job, report)
+        }
+        fn reset(&mut self) {
+            self.0.reset()
+        }
+    }
+
+    impl UsiProgram for Faulty {
+        type Backend = FaultyBackend;
+        type Search = RunningSearch;
+        const NAME: &'static str = MateEngine::NAME;
+        const AUTHOR: &'static str = MateEngine::AUTHOR;
+        const SEARCHER: &'static str = MateEngine::SEARCHER;
+        const GO_FIELDS: &'static [GoField] = MateEngine::GO_FIELDS;
+        fn backend(&self) -> FaultyBackend {
+            FaultyBackend(self.0.backend())
+        }
+        fn option_lines(&self) -> Vec<String> {
+            self.0.option_lines()
+        }
+        fn set_option(&mut self, args: &str) -> Result<(), String> {
+            self.0.set_option(args)
+        }
+        fn config(&self) -> Result<SolverConfig, String> {
+            self.0.config()
+        }
+        fn go(
+            &self,
+            go: &GoParams,
+            issues: &[GoIssue],
+            root: &Position,
+            out: &mut Output<'_>,
+        ) -> io::Result<Option<Plan<RunningSearch, MateJob>>> {
+            self.0.go(go, issues, root, out)
+        }
+        fn go_mate(&self, time: Option<Duration>, root: &Position) -> Plan<RunningSearch, MateJob> {
+            self.0.go_mate(time, root)
+        }
+        fn stop(&self, search: &RunningSearch) {
+            self.0.stop(search)
+        }
+        fn ponderhit(&self, search: &mut RunningSearch) -> Option<Duration> {
+            self.0.ponderhit(search)
+        }
+        fn progress(
+            &self,
+            search: &mut RunningSearch,
+            report: Progress,
+            out: &mut Output<'_>,
+        ) -> io::Result<()> {
+            self.0.progress(search, report, out)
+        }
+        fn answer(
+            &self,
+            search: RunningSearch,
+            finished: Finished<SolveResult>,
+            out: &mut Output<'_>,
+        ) -> io::Result<()> {
+            self.0.answer(search, finished, out)
+        }
+    }
+
+    #[test]
+    fn a_panic_in_the_search_costs_one_answer_not_the_engine() {
+        let script = format!(
+            "position sfen {PANICS_ON}\ngo mate 1000\nisready\n\
+             position sfen {MATE7}\ngo mate 20000\n\
+             position sfen {PANICS_ON}\ngo movetime 500\n\
+             position sfen {MATE7}\ngo mate 20000\nisready\n"
+        );
+        let out = crate::usi::transcript(Faulty(MateEngine::default()), &script)
+            .unwrap_or_else(|e| panic!("run failed: {e}"));
+        let errors = out.iter().filter(|l| l.starts_with("info string error: the search failed"));
+        assert_eq!(errors.count(), 2, "{out:?}");
+        assert!(out.iter().any(|l| l.contains("injected fault")), "{out:?}");
+        let answers: Vec<&str> = out
+            .iter()
+            .filter(|l| l.starts_with("checkmate") || l.starts_with("bestmove"))
+            .map(String::as_str)
+            .collect();
+        assert_eq!(answers.len(), 4, "{out:?}");
+        assert_eq!(answers[0], "checkmate timeout");
+        assert_eq!(answers[1].split_whitespace().count(), 1 + 7, "{out:?}");
+        assert_eq!(answers[2], "bestmove resign");
+        assert_eq!(answers[3], answers[1], "the solver works as before after the panics");
+        assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2, "{out:?}");
     }
 }

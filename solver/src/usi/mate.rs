@@ -56,7 +56,7 @@ impl SearchBackend for MateBackend {
     type Outcome = SolveResult;
 
     const THREAD_NAME: &'static str = "mate-search";
-    const STACK_BYTES: Option<usize> = None;
+    const STACK_BYTES: usize = crate::stack::SEARCH_STACK_BYTES;
 
     fn configure(&mut self, config: SolverConfig) {
         self.config = config;
@@ -168,7 +168,12 @@ impl MateSearch {
             }
             Outcome::Mate(moves) => out.send(&format!("checkmate {}", moves_to_usi(moves))),
             Outcome::NoMate => out.send("checkmate nomate"),
-            Outcome::Timeout => out.send("checkmate timeout"),
+            Outcome::Timeout => {
+                if r.depth_limited {
+                    out.info_string("no mate within the depth limit; one may lie beyond it")?;
+                }
+                out.send("checkmate timeout")
+            }
         }
     }
 }

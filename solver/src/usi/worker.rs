@@ -28,8 +28,9 @@ pub trait SearchBackend: Send + 'static {
 
     /// The thread's name.
     const THREAD_NAME: &'static str;
-    /// The thread's stack, if the default is not enough.
-    const STACK_BYTES: Option<usize>;
+    /// The thread's stack: at least [`crate::stack::SEARCH_STACK_BYTES`] for a thread that
+    /// runs df-pn.
+    const STACK_BYTES: usize;
 
     /// Settings for the next searches (applied when a searcher is next needed).
     fn configure(&mut self, config: Self::Config);
@@ -84,11 +85,10 @@ impl<B: SearchBackend> Worker<B> {
     pub(crate) fn spawn(backend: B) -> io::Result<Worker<B>> {
         let (job_tx, job_rx) = unbounded();
         let (event_tx, event_rx) = unbounded();
-        let mut builder = thread::Builder::new().name(B::THREAD_NAME.to_string());
-        if let Some(bytes) = B::STACK_BYTES {
-            builder = builder.stack_size(bytes);
-        }
-        let thread = builder.spawn(move || run_jobs(backend, &job_rx, &event_tx))?;
+        let builder = thread::Builder::new().name(B::THREAD_NAME.to_string());
+        let thread = builder
+            .stack_size(B::STACK_BYTES)
+            .spawn(move || run_jobs(backend, &job_rx, &event_tx))?;
         Ok(Worker { jobs: Some(job_tx), events: event_rx, thread: Some(thread) })
     }
 
