@@ -1,0 +1,159 @@
+//! The mate line: the exact shortest line from the table's lengths, or a principal variation
+//! read from the table when that cannot be finished; and the rules check every line passes.
+
+use super::dfpn::Search;
+use super::value::Value;
+use crate::tt::UNBOUNDED;
+use shogi::movegen;
+use shogi::{Color, Hand, Move, MoveList, Position};
+
+impl Search<'_> {
+    /// Whether the position reached by `mv` from `pos` mates within `depth` plies.
+    pub(super) fn mates_within(
+        &mut self,
+        pos: &mut Position,
+        mv: Move,
+        depth: u16,
+    ) -> Option<bool> {
+        pos.make_move(mv);
+        self.enter(pos);
+        let v = if self.is_repetition() {
+            Value::disproven(Hand::EMPTY, true, UNBOUNDED)
+        } else {
+            self.prove(pos, depth)
+        };
+        self.leave();
+        pos.unmake_move();
+        // A disproof that ended at the stack guard does not answer the question.
+        if self.aborted || (v.dn == 0 && v.depth < depth) {
+            None
+        } else {
+            Some(v.pn == 0)
+        }
+    }
+
+    /// A mate line of exactly `len` plies from a root whose shortest mate is `len`: at OR nodes
+    /// a check that mates in the remaining length, at AND nodes an evasion that is not mated
+    /// two plies sooner (the longest resistance).
+    pub(super) fn exact_line(&mut self, root: &mut Position, len: u16) -> Option<Vec<Move>> {
+        let base_len = self.path.len();
+        let mut pos = root.clone();
+        let mut pv = Vec::new();
+        let mut left = len;
+        while left > 0 {
+            let mut list = MoveList::new();
+            let or_node = self.node_moves(&pos, &mut list);
+            let mut chosen = None;
+            for &mv in list.iter() {
+                let good = if or_node {
+                    self.mates_within(&mut pos, mv, left - 1)?
+                } else {
+                    left < 3 || !self.mates_within(&mut pos, mv, left - 3)?
+                };
+                if good {
+                    chosen = Some(mv);
+                    break;
+                }
+            }
+            let mv = chosen?;
+            pv.push(mv);
+            pos.make_move(mv);
+            self.enter(&pos);
+            left -= 1;
+        }
+        self.truncate_path(base_len);
+        replays_as_mate(root, &pv, self.attacker).then_some(pv)
+    }
+
+    /// A mate line read from the table (shortest proven check at OR nodes, longest proven
+    /// evasion at AND nodes), for when the exact line could not be finished. Re-searches any
+    /// node the table lost, and replays the line through the rules before trusting it.
+    pub(super) fn principal_variation(&mut self, root: &mut Position) -> Option<Vec<Move>> {
+        self.aborted = false;
+        self.limits.nodes = self.limits.nodes.map(|n| n.saturating_mul(2));
+        let mut pos = root.clone();
+        let mut pv = Vec::new();
+        let base_len = self.path.len();
+        loop {
+            if pv.len() >= self.max_ply as usize {
+                return None;
+            }
+            let mut list = MoveList::new();
+            let or_node = self.node_moves(&pos, &mut list);
+            if !or_node && list.is_empty() {
+                break;
+            }
+            let mut choice = self.pv_choice(&mut pos, &list, or_node);
+            if choice.is_none() {
+                // The table lost part of the proof: search this node again.
+                let left = self.max_ply - pv.len() as u16;
+                if self.prove(&mut pos, left).pn != 0 {
+                    return None;
+                }
+                choice = self.pv_choice(&mut pos, &list, or_node);
+            }
+            let mv = choice?;
+            pv.push(mv);
+            pos.make_move(mv);
+            self.enter(&pos);
+        }
+        self.truncate_path(base_len);
+        replays_as_mate(root, &pv, self.attacker).then_some(pv)
+    }
+
+    pub(super) fn pv_choice(
+        &mut self,
+        pos: &mut Position,
+        list: &MoveList,
+        or_node: bool,
+    ) -> Option<Move> {
+        let mut best: Option<(Move, u16)> = None;
+        for &mv in list.iter() {
+            pos.make_move(mv);
+            self.enter(pos);
+            let v = if self.is_repetition() {
+                None
+            } else {
+                self.table.lookup(pos.board_key(), self.attacker_hand(pos), UNBOUNDED)
+            };
+            self.leave();
+            pos.unmake_move();
+            match v {
+                Some(k) if k.pn == 0 => {
+                    let better = match best {
+                        None => true,
+                        Some((_, len)) => {
+                            if or_node {
+                                k.len < len
+                            } else {
+                                k.len > len
+                            }
+                        }
+                    };
+                    if better {
+                        best = Some((mv, k.len));
+                    }
+                }
+                _ if !or_node => return None,
+                _ => {}
+            }
+        }
+        best.map(|(mv, _)| mv)
+    }
+}
+
+/// Replays `pv` from `root`: every move legal, every attacker move a check, ending in
+/// checkmate.
+pub fn replays_as_mate(root: &Position, pv: &[Move], attacker: Color) -> bool {
+    let mut pos = root.clone();
+    for &mv in pv {
+        if !movegen::is_legal(&pos, mv) {
+            return false;
+        }
+        pos.make_move(mv);
+        if pos.side_to_move() != attacker && !pos.in_check() {
+            return false;
+        }
+    }
+    movegen::is_checkmate(&pos)
+}

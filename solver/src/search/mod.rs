@@ -1,0 +1,207 @@
+//! The df-pn search (Nagai) with df-pn+ thresholds, proof pieces, loop handling,
+//! double-count aggregation, and a depth-bounded mode that finds the shortest mate.
+//!
+//! Values are always from the attacker's side: pn is the effort to prove a mate, dn the effort
+//! to disprove it. OR nodes (attacker to move) expand check-giving moves only; AND nodes
+//! (defender in check) expand evasions, every interposition included (pure rules). Every
+//! generated child is given an initial value at once: an AND child with no evasion is a mate
+//! (so mate-in-1 is found without expanding), an OR child with no check is a disproof.
+//!
+//! **Loops.** A child equal to a position on the current path is a repetition, which is no mate
+//! for the attacker. A disproof that rests on such a child holds only for this path (the
+//! graph-history interaction), so it is returned to the parent but never stored.
+//!
+//! **Depth limit.** An unbounded search is bounded by `max_ply` ([`SolverConfig::max_ply`]):
+//! an OR node with no ply left, or a node where the thread's stack runs short
+//! ([`crate::stack`]), is disproven "within 0 plies", a statement that is true of any node that
+//! is not already mated. Every disproof carries the depth it holds for, computed from its
+//! children (one more than the least of theirs), so a disproof that rests on such an end says
+//! only "no mate within N plies": the root answers [`Outcome::Timeout`] then, never `NoMate`.
+//!
+//! **Shortest mate.** Once a mate is proven, the same search runs with a bound on the remaining
+//! plies ("is there a mate within L − 2?") until none is left. The table keeps proofs with their
+//! length and bounded disproofs with the depth they hold for, so the rounds share it. The line
+//! is then built move by move from exact lengths: at OR nodes a check that mates within the
+//! remaining length, at AND nodes an evasion that does not mate two plies sooner.
+
+mod aggregate;
+mod dfpn;
+mod double_count;
+mod expansion;
+mod hands;
+mod line;
+mod monitor;
+mod path;
+mod thresholds;
+mod value;
+
+pub use line::replays_as_mate;
+
+use dfpn::Search;
+
+use crate::config::{DoubleCount, SolverConfig};
+use crate::outcome::{Limits, Outcome, Progress, SolveResult};
+use crate::repetition_table::RepetitionTable;
+use crate::stack::StackGuard;
+use crate::tt::{Table, UNBOUNDED};
+use shogi::{Color, Position};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+pub struct Solver {
+    config: SolverConfig,
+    table: Table,
+    repetitions: RepetitionTable,
+    /// What the last search measured of its stack.
+    stack_use: StackUse,
+}
+
+/// How deep the last search went, and the stack it took per ply there (a diagnostic, and the
+/// measurement behind [`crate::stack::BYTES_PER_PLY`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StackUse {
+    /// The deepest ply `mid` was entered at.
+    pub deepest_ply: usize,
+    /// Stack bytes per ply at the point of least stack left (`None`: not measured).
+    pub bytes_per_ply: Option<usize>,
+}
+
+impl Solver {
+    pub fn new(config: SolverConfig) -> Solver {
+        let table = Table::new(config.hash_mb, config.double_count == DoubleCount::Snda);
+        Solver {
+            config,
+            table,
+            repetitions: RepetitionTable::default(),
+            stack_use: StackUse::default(),
+        }
+    }
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+    /// Applies new settings; a new hash size reallocates the table.
+    pub fn set_config(&mut self, config: SolverConfig) {
+        let links = config.double_count == DoubleCount::Snda;
+        if config.hash_mb != self.config.hash_mb || links != self.table.has_parent_links() {
+            self.table = Table::new(config.hash_mb, links);
+        }
+        self.config = config;
+    }
+    /// What the last search measured of its stack.
+    pub fn stack_use(&self) -> StackUse {
+        self.stack_use
+    }
+    /// Forgets everything learnt (USI `usinewgame`).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.repetitions.clear();
+    }
+
+    /// Solves `pos`: the side to move attacks, unless it is in check, in which case it defends
+    /// (an AND node root). Checks `stop` every 1,024 nodes and calls `progress` about once a
+    /// second.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SolveResult {
+        self.solve_as(pos, default_attacker(pos), limits, stop, progress)
+    }
+
+    /// Solves `pos` with `attacker` as the mating side. An attacker to move that is in check
+    /// must answer the check with a check (as some generated problem sets require).
+    pub fn solve_as(
+        &mut self,
+        pos: &Position,
+        attacker: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SolveResult {
+        let start = Instant::now();
+        let max_ply = self.config.max_ply;
+        let mut search = Search {
+            table: &mut self.table,
+            repetitions: &mut self.repetitions,
+            double_count: self.config.double_count,
+            max_ply,
+            attacker,
+            nodes: 0,
+            limits: limits.clone(),
+            start,
+            next_report: start + Duration::from_secs(1),
+            next_check: 0,
+            next_gc_check: 0,
+            stop,
+            progress,
+            aborted: false,
+            root_value: (1, 1),
+            guard: StackGuard::here(),
+            path: Vec::with_capacity(max_ply as usize + 1),
+            nodes_on_path: Vec::with_capacity(max_ply as usize + 1),
+            path_hashes: Vec::with_capacity(max_ply as usize + 1),
+            merges: Vec::new(),
+            arena: Vec::new(),
+        };
+        let mut root = pos.clone();
+        search.enter(&root);
+        let value = search.prove(&mut root, max_ply);
+        let mut depth_limited = false;
+        let outcome = if search.aborted {
+            Outcome::Timeout
+        } else if value.pn == 0 {
+            let mut shortest = value.len;
+            let mut settled = true;
+            while !self.config.any_mate && shortest >= 2 && !search.aborted {
+                let bound = shortest - 2;
+                let shorter = search.prove(&mut root, bound);
+                if shorter.pn != 0 {
+                    // A disproof that ended at the stack guard does not cover the bound.
+                    settled = shorter.depth >= bound;
+                    break;
+                }
+                shortest = shorter.len;
+            }
+            let exact = if search.aborted || self.config.any_mate || !settled {
+                None
+            } else {
+                search.exact_line(&mut root, shortest)
+            };
+            match exact.or_else(|| search.principal_variation(&mut root)) {
+                Some(pv) => Outcome::Mate(pv),
+                None => Outcome::Timeout,
+            }
+        } else if value.depth == UNBOUNDED {
+            Outcome::NoMate
+        } else {
+            // No mate within the depth limit, but one may lie beyond it.
+            depth_limited = true;
+            Outcome::Timeout
+        };
+        self.stack_use = StackUse {
+            deepest_ply: search.guard.deepest_ply(),
+            bytes_per_ply: search.guard.bytes_per_ply(),
+        };
+        let nodes = search.nodes;
+        let hashfull = search.table.hashfull();
+        (search.progress)(&Progress {
+            nodes,
+            elapsed: start.elapsed(),
+            hashfull,
+            root_pn: value.pn,
+            root_dn: value.dn,
+        });
+        SolveResult { outcome, nodes, elapsed: start.elapsed(), depth_limited }
+    }
+}
+
+/// The attacker a position means by default: the side to move, unless it is in check.
+pub fn default_attacker(pos: &Position) -> Color {
+    if pos.in_check() {
+        !pos.side_to_move()
+    } else {
+        pos.side_to_move()
+    }
+}

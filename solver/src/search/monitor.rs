@@ -1,0 +1,46 @@
+//! Limits, stop and progress: what the search polls as it runs.
+
+use super::dfpn::Search;
+use crate::outcome::Progress;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// Table fill (permille) at which low-effort unsolved entries are swept.
+const GC_HASHFULL: u32 = 900;
+
+impl Search<'_> {
+    /// Polls stop, limits and progress once every 1,024 nodes. (Testing `nodes % 1024 == 0`
+    /// would miss most polls: one expansion adds many nodes at once.)
+    pub(super) fn check_limits(&mut self) {
+        if self.aborted || self.nodes < self.next_check {
+            return;
+        }
+        self.next_check = self.nodes + 1024;
+        if self.stop.load(Ordering::Relaxed) || self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+            return;
+        }
+        if self.nodes >= self.next_gc_check {
+            self.next_gc_check = self.nodes + (1 << 16);
+            if self.table.hashfull() >= GC_HASHFULL {
+                self.table.collect_garbage();
+            }
+        }
+        let now = Instant::now();
+        if self.limits.time.is_some_and(|t| now.duration_since(self.start) >= t) {
+            self.aborted = true;
+            return;
+        }
+        if now >= self.next_report {
+            self.next_report = now + Duration::from_secs(1);
+            let report = Progress {
+                nodes: self.nodes,
+                elapsed: now.duration_since(self.start),
+                hashfull: self.table.hashfull(),
+                root_pn: self.root_value.0,
+                root_dn: self.root_value.1,
+            };
+            (self.progress)(&report);
+        }
+    }
+}
