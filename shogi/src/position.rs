@@ -154,6 +154,11 @@ impl Position {
         self.state.pinned
     }
     /// The move that led to this position, `NULL` at the root of the history.
+    /// The piece the last move captured (`Piece::EMPTY` if none).
+    pub fn last_captured(&self) -> Piece {
+        self.state.captured
+    }
+
     pub fn last_move(&self) -> Move {
         self.state.last_move
     }
@@ -348,6 +353,36 @@ impl Position {
             self.side = !self.side;
             self.state = previous;
         }
+    }
+
+    /// Moves one piece of `kind` from the hand of `from` to the other side's hand, the side to
+    /// move unchanged: a position no move reaches, which a mate solver builds to ask "and if
+    /// the defender had kept that piece?". Undone by
+    /// [`unmake_hand_transfer`](Self::unmake_hand_transfer); `from` must hold such a piece.
+    pub fn make_hand_transfer(&mut self, kind: PieceKind, from: Color) {
+        debug_assert!(self.hands[from.index()].count(kind) > 0);
+        self.history.push(self.state);
+        self.hands[from.index()].remove(kind);
+        self.hands[(!from).index()].add(kind);
+        let key = self.state.hand_key.wrapping_sub(zobrist::hand_piece(from, kind));
+        self.state.hand_key = key.wrapping_add(zobrist::hand_piece(!from, kind));
+        // The piece and the side it came from, for the unmake.
+        self.state.captured = Piece::new(from, kind);
+        self.state.last_move = Move::NULL;
+    }
+
+    /// Takes back the last [`make_hand_transfer`](Self::make_hand_transfer).
+    pub fn unmake_hand_transfer(&mut self) {
+        let moved = self.state.captured;
+        let Some(previous) = self.history.pop() else {
+            debug_assert!(false, "unmake_hand_transfer with nothing made");
+            return;
+        };
+        if let Some((from, kind)) = moved.get() {
+            self.hands[(!from).index()].remove(kind);
+            self.hands[from.index()].add(kind);
+        }
+        self.state = previous;
     }
 
     // ----- keys from scratch (for setup and for tests of the incremental keys) --------------

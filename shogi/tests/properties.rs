@@ -563,6 +563,21 @@ fn check_position(p: &mut Position) -> Result<(), TestCaseError> {
         prop_assert_eq!(p.pinned(), pinned);
     }
 
+    // Handing a piece to the other side, as the mate solver's futility test does.
+    if let Some(kind) = PieceKind::HAND.into_iter().find(|&k| p.hand(us).count(k) > 0) {
+        let hand_key = p.hand_key();
+        let theirs = p.hand(!us).count(kind);
+        p.make_hand_transfer(kind, us);
+        prop_assert!(p.is_consistent(), "after handing over {:?}: {}", kind, sfen);
+        prop_assert_eq!(p.hand(!us).count(kind), theirs + 1);
+        prop_assert_eq!(p.hand_key(), p.compute_hand_key());
+        prop_assert_eq!(p.side_to_move(), us);
+        p.unmake_hand_transfer();
+        prop_assert_eq!(p.to_sfen(), sfen.clone());
+        prop_assert_eq!(p.hand_key(), hand_key);
+        prop_assert_eq!(p.board_key(), board_key);
+    }
+
     // Every class, with and without the useless non-promotions.
     let classes = [
         MoveClass::Legal,

@@ -575,6 +575,7 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         double_count: args.double_count,
         any_mate: args.any_mate,
         max_ply: args.depth_limit,
+        ..SolverConfig::default()
     });
     let limits = Limits {
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),

@@ -37,11 +37,43 @@ impl DoubleCount {
     }
 }
 
+/// Which mate the solver answers with.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Rules {
+    /// Tsume-shogi rules, as composers publish answers: the attacker mates by the shortest
+    /// line, the defender resists longest, and futile interpositions (無駄合) do not count
+    /// (see `search::children::Edge::Futility` for the definition).
+    Tsume,
+    /// Every legal evasion counts, interpositions included.
+    #[default]
+    Pure,
+}
+
+impl Rules {
+    pub const NAMES: [&'static str; 2] = ["tsume", "pure"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Tsume => "tsume",
+            Rules::Pure => "pure",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Rules> {
+        match name.to_ascii_lowercase().as_str() {
+            "tsume" => Some(Rules::Tsume),
+            "pure" => Some(Rules::Pure),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolverConfig {
     /// Transposition table size in MiB (USI_Hash).
     pub hash_mb: usize,
     pub double_count: DoubleCount,
+    pub rules: Rules,
     /// Report the first mate proven instead of searching on for the shortest one.
     pub any_mate: bool,
     /// The deepest ply searched: a branch that reaches it ends there (no mate within it), and
@@ -54,6 +86,7 @@ impl Default for SolverConfig {
         SolverConfig {
             hash_mb: 256,
             double_count: DoubleCount::default(),
+            rules: Rules::default(),
             any_mate: false,
             max_ply: crate::stack::MAX_PLY,
         }

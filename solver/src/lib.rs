@@ -5,7 +5,7 @@ pub mod outcome;
 pub mod search;
 pub mod stack;
 
-pub use config::{DoubleCount, SolverConfig};
+pub use config::{DoubleCount, Rules, SolverConfig};
 pub use outcome::{Limits, Outcome, Progress, SolveResult};
 pub use search::Solver;
 pub mod pn;

@@ -1,10 +1,10 @@
 //! The df-pn recursion: a node is expanded, and its most promising child searched, until its
 //! thresholds are crossed or it is solved.
 
-use super::expansion::blocking_squares;
-use super::thresholds::{select, widen};
-use super::value::{deeper, Child, Value};
-use crate::config::DoubleCount;
+use super::children::{select, shown, Child};
+use super::thresholds::widen;
+use super::value::{deeper, Value};
+use crate::config::{DoubleCount, Rules};
 use crate::outcome::{Limits, Progress};
 use crate::pn::{self, PnDn, INF};
 use crate::repetition_table::RepetitionTable;
@@ -19,14 +19,19 @@ use std::time::Instant;
 pub(super) struct Frame {
     pub(super) moves: MoveList,
     pub(super) children: Vec<Child>,
+    /// The children's indices, group by group (for aggregation).
+    pub(super) order: Vec<u16>,
 }
 
 pub(super) struct Search<'a> {
     pub(super) table: &'a mut Table,
     pub(super) repetitions: &'a mut RepetitionTable,
     pub(super) double_count: DoubleCount,
+    pub(super) rules: Rules,
     pub(super) attacker: Color,
     pub(super) nodes: u64,
+    /// Expansions (calls of `mid` that expand a node), shtsume's and KomoringHeights' count.
+    pub(super) visits: u64,
     pub(super) limits: Limits,
     pub(super) start: Instant,
     pub(super) next_report: Instant,
@@ -79,6 +84,11 @@ impl Search<'_> {
         self.table.store(pos.board_key(), v.hand, stored, parent);
     }
 
+    /// The remaining depth of a search that is bounded only by the depth limit, at `ply`.
+    pub(super) fn unbounded_depth(&self, ply: usize) -> u16 {
+        self.max_ply.saturating_sub(ply.min(u16::MAX as usize) as u16)
+    }
+
     /// Expands `pos` (an OR or AND node with `depth` plies left) and searches below it until
     /// its pn reaches `th_pn`, its dn reaches `th_dn`, it is solved, or the search is aborted.
     pub(super) fn mid(
@@ -99,37 +109,19 @@ impl Search<'_> {
         if (or_node && depth == 0) || self.guard.exhausted(ply) {
             return Value::disproven(hand, false, 0);
         }
+        self.visits += 1;
         let child_depth = deeper(depth);
         let nodes_before = self.nodes;
         while self.arena.len() <= ply {
             self.arena.push(None);
         }
         let mut frame = self.arena[ply].take().unwrap_or_default();
-        frame.moves.clear();
-        frame.children.clear();
-        self.node_moves(pos, &mut frame.moves);
-        let snda = self.double_count == DoubleCount::Snda;
-        let blocks = if or_node { None } else { blocking_squares(pos) };
-        for &mv in frame.moves.iter() {
-            pos.make_move(mv);
-            self.nodes += 1;
-            self.enter(pos);
-            let value = self.estimate(pos, child_depth);
-            let id = self.nodes_on_path[ply];
-            if snda && !value.is_solved() {
-                self.detect_source(ply, id);
-            }
-            self.leave();
-            pos.unmake_move();
-            let group = self.group_key(pos, mv, blocks, frame.children.len());
-            frame.children.push(Child { mv, id, value, group });
-        }
-        self.apply_merges(ply, &mut frame.children);
-        // Keep each group contiguous so aggregation is a single pass.
-        frame.children.sort_by_key(|c| c.group);
+        self.expand(pos, &mut frame);
+        self.activate(pos, &mut frame, child_depth);
+        self.merge_sources(ply, &mut frame);
 
         let value = loop {
-            let node = self.aggregate(pos, or_node, &frame.children);
+            let node = self.aggregate(pos, or_node, &frame.children, &frame.order);
             if ply == 1 {
                 self.root_value = (node.pn, node.dn);
             }
@@ -138,22 +130,32 @@ impl Search<'_> {
                 break node;
             }
             let (best, second) = select(or_node, &frame.children);
-            let child = frame.children[best].value;
+            let child = frame.children[best];
+            let (pn, dn) = shown(&child);
             let (child_th_pn, child_th_dn) = if or_node {
-                (th_pn.min(pn::epsilon_threshold(second)), widen(th_dn, node.dn, child.dn))
+                (th_pn.min(pn::epsilon_threshold(second)), widen(th_dn, node.dn, dn))
             } else {
-                (widen(th_pn, node.pn, child.pn), th_dn.min(pn::epsilon_threshold(second)))
+                (widen(th_pn, node.pn, pn), th_dn.min(pn::epsilon_threshold(second)))
             };
-            let mv = frame.children[best].mv;
-            pos.make_move(mv);
-            self.enter(pos);
-            let v = self.mid(pos, child_th_pn, child_th_dn, child_depth);
-            self.leave();
-            pos.unmake_move();
-            frame.children[best].value = v;
-            if self.apply_merges(ply, &mut frame.children) {
-                frame.children.sort_by_key(|c| c.group);
+            // A futility test's own margin of one (see `shown`) is not the child's to use.
+            let child_th_dn = if child.is_futility_test() {
+                child_th_dn.saturating_sub(1).max(1)
+            } else {
+                child_th_dn
+            };
+            let grandchild_depth =
+                if child.is_futility_test() { self.unbounded_depth(ply) } else { child_depth };
+            if !self.play(pos, &child) {
+                debug_assert!(false, "a child that was estimated cannot be played");
+                break Value::unknown(1, 1, hand);
             }
+            self.enter(pos);
+            let v = self.mid(pos, child_th_pn, child_th_dn, grandchild_depth);
+            self.leave();
+            self.unplay(pos, &child);
+            frame.children[best].value = v;
+            self.activate(pos, &mut frame, child_depth);
+            self.merge_sources(ply, &mut frame);
         };
         if let Some(m) = self.merges.get_mut(ply) {
             m.clear();

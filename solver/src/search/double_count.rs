@@ -1,8 +1,8 @@
 //! Double counting (seed 001): which children aggregate by max, and SNDA's source detection.
 
-use super::dfpn::Search;
+use super::children::Child;
+use super::dfpn::{Frame, Search};
 use super::expansion::{is_block, twin_is_legal};
-use super::value::Child;
 use crate::config::DoubleCount;
 use crate::tt::NodeId;
 use shogi::{Bitboard, Move, PieceKind, Position, Square};
@@ -41,9 +41,18 @@ impl Search<'_> {
         }
     }
 
+    /// Applies the merges recorded for the node at `ply` and keeps its children's order group
+    /// by group.
+    pub(super) fn merge_sources(&mut self, ply: usize, frame: &mut Frame) {
+        if self.apply_merges(ply, &mut frame.children) {
+            let children = &frame.children;
+            frame.order.sort_by_key(|&i| children[i as usize].group);
+        }
+    }
+
     /// Joins the groups of children recorded as sharing a source (SNDA). Returns whether any
     /// group changed.
-    pub(super) fn apply_merges(&mut self, ply: usize, children: &mut [Child]) -> bool {
+    fn apply_merges(&mut self, ply: usize, children: &mut [Child]) -> bool {
         let Some(pairs) = self.merges.get_mut(ply) else { return false };
         let mut changed = false;
         for (a, b) in pairs.drain(..) {

@@ -1,10 +1,12 @@
 //! Expanding a node: the moves it searches, and the initial value of each child.
 
-use super::dfpn::Search;
+use super::children::{is_active, Child, Edge, Gate, Opens};
+use super::dfpn::{Frame, Search};
 use super::hands::{and_proof_hand, saturate_held};
 use super::value::Value;
+use crate::config::{DoubleCount, Rules};
 use crate::pn::PnDn;
-use crate::tt::UNBOUNDED;
+use crate::tt::{NodeId, UNBOUNDED};
 use shogi::movegen::{self, generate};
 use shogi::{
     attacks, Bitboard, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position, Square,
@@ -23,8 +25,162 @@ impl Search<'_> {
         or_node
     }
 
-    /// The value of the position just reached by a move, with `depth` plies left, without
-    /// expanding it.
+    /// Expands `pos`: its moves become children, gated as [`super::children`] describes, none
+    /// of them estimated yet; `order` lists them group by group.
+    pub(super) fn expand(&mut self, pos: &Position, frame: &mut Frame) {
+        let Frame { moves, children, order } = frame;
+        moves.clear();
+        children.clear();
+        let or_node = self.node_moves(pos, moves);
+        let blocks = if or_node { None } else { blocking_squares(pos) };
+        let tsume = self.rules == Rules::Tsume;
+        // The last interposition by drop on each square, which the next one waits for.
+        let mut drop_chain: [Option<u16>; Square::NUM] = [None; Square::NUM];
+        // A delayed move waits for its predecessor to fail for the mover.
+        let fails = if or_node { Opens::Disproven } else { Opens::Proven };
+        let push = |children: &mut Vec<Child>, mv: Move, edge: Edge, gate: Option<Gate>| {
+            let index = children.len() as u16;
+            children.push(Child {
+                mv,
+                edge,
+                id: NodeId::default(),
+                value: Value::unknown(1, 1, Hand::EMPTY),
+                group: 0,
+                gate,
+                estimated: false,
+            });
+            index
+        };
+        // Promotions and everything else first, so that gates point backwards.
+        for &mv in moves.iter() {
+            if is_delayed_non_promotion(pos, mv) {
+                continue;
+            }
+            let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
+            if block && mv.is_drop() {
+                // Interpositions by drop on one square wait for each other.
+                let to = mv.to().index();
+                let gate = match drop_chain[to] {
+                    Some(on) => Some(Gate { on, opens_on: fails }),
+                    None if tsume => {
+                        // The first interposition on this square: its futility test first.
+                        let test = self.futility_edge(pos, mv);
+                        test.map(|edge| Gate {
+                            on: push(children, mv, edge, None),
+                            opens_on: Opens::Disproven,
+                        })
+                    }
+                    None => None,
+                };
+                drop_chain[to] = Some(push(children, mv, Edge::Move, gate));
+            } else if tsume && block {
+                let gate = self.futility_edge(pos, mv).map(|edge| Gate {
+                    on: push(children, mv, edge, None),
+                    opens_on: Opens::Disproven,
+                });
+                push(children, mv, Edge::Move, gate);
+            } else {
+                push(children, mv, Edge::Move, None);
+            }
+        }
+        // Non-promotions wait for their promotion to fail for the mover.
+        for &mv in moves.iter() {
+            if !is_delayed_non_promotion(pos, mv) {
+                continue;
+            }
+            let twin = Move::with_promotion(mv.from(), mv.to(), true);
+            let on = children.iter().position(|c| c.mv == twin && c.edge == Edge::Move);
+            let gate = on.map(|on| Gate { on: on as u16, opens_on: fails });
+            push(children, mv, Edge::Move, gate);
+        }
+        for (i, c) in children.iter_mut().enumerate() {
+            c.group =
+                if c.is_futility_test() { i as u32 } else { self.group_key(pos, c.mv, blocks, i) };
+        }
+        order.clear();
+        order.extend(0..children.len() as u16);
+        order.sort_by_key(|&i| children[i as usize].group);
+    }
+
+    /// The futility test of interposition `mv` (see [`Edge::Futility`]), when the checker can
+    /// take the interposed piece: a rook or bishop promotes if it can (a promoted one moves as
+    /// it did and more), a lance does not.
+    fn futility_edge(&self, pos: &Position, mv: Move) -> Option<Edge> {
+        let checker = pos.checkers().lsb()?;
+        let kind = pos.piece_at(checker).kind();
+        let attacker = !pos.side_to_move();
+        let to = mv.to();
+        let zone = |sq: Square| sq.rank().relative_to(attacker) < 3;
+        let promote =
+            matches!(kind, PieceKind::Rook | PieceKind::Bishop) && (zone(checker) || zone(to));
+        Some(Edge::Futility { capture: Move::with_promotion(checker, to, promote) })
+    }
+
+    /// Plays the way from a node to its child (and [`Search::unplay`] takes it back).
+    /// Returns `false`, with nothing played, when a futility test's capture is illegal.
+    pub(super) fn play(&mut self, pos: &mut Position, c: &Child) -> bool {
+        match c.edge {
+            Edge::Move => pos.make_move(c.mv),
+            Edge::Futility { capture } => {
+                pos.make_move(c.mv);
+                if !movegen::is_legal(pos, capture) {
+                    pos.unmake_move();
+                    return false;
+                }
+                pos.make_move(capture);
+                let taken = pos.last_captured().kind().unpromote();
+                pos.make_hand_transfer(taken, self.attacker);
+            }
+        }
+        true
+    }
+
+    pub(super) fn unplay(&mut self, pos: &mut Position, c: &Child) {
+        if let Edge::Futility { .. } = c.edge {
+            pos.unmake_hand_transfer();
+            pos.unmake_move();
+        }
+        pos.unmake_move();
+    }
+
+    /// Estimates every child whose gate has opened, in order (a child estimated as solved may
+    /// open the next one). `depth` is the children's remaining depth. Returns whether any was.
+    pub(super) fn activate(&mut self, pos: &mut Position, frame: &mut Frame, depth: u16) -> bool {
+        let ply = self.path.len();
+        let snda = self.double_count == DoubleCount::Snda;
+        let mut any = false;
+        for i in 0..frame.children.len() {
+            if frame.children[i].estimated || !is_active(&frame.children, i) {
+                continue;
+            }
+            any = true;
+            let c = frame.children[i];
+            self.nodes += 1;
+            if !self.play(pos, &c) {
+                // The checker cannot take: the interposition is searched as a defence.
+                let hand = self.attacker_hand(pos);
+                frame.children[i].value = Value::disproven(hand, false, UNBOUNDED);
+                frame.children[i].estimated = true;
+                continue;
+            }
+            self.enter(pos);
+            let child_depth = if c.is_futility_test() { self.unbounded_depth(ply) } else { depth };
+            let value = self.estimate(pos, child_depth);
+            let id = self.nodes_on_path[ply];
+            if snda && !value.is_solved() && !c.is_futility_test() {
+                self.detect_source(ply, id);
+            }
+            self.leave();
+            self.unplay(pos, &c);
+            let child = &mut frame.children[i];
+            child.value = value;
+            child.id = id;
+            child.estimated = true;
+        }
+        any
+    }
+
+    /// The value of the position just reached, with `depth` plies left, without expanding it.
     pub(super) fn estimate(&mut self, pos: &Position, depth: u16) -> Value {
         let hand = self.attacker_hand(pos);
         if self.is_repetition() {
@@ -106,6 +262,17 @@ pub(super) fn blocking_squares(pos: &Position) -> Option<(Square, Bitboard)> {
 pub(super) fn is_block(mv: Move, ksq: Square, line: Bitboard) -> bool {
     let is_king_move = !mv.is_drop() && mv.from() == ksq;
     !is_king_move && line.contains(mv.to())
+}
+
+/// Whether `mv` is a non-promotion that waits for its promotion: a pawn, bishop or rook that
+/// could promote on this move and does not.
+pub(super) fn is_delayed_non_promotion(pos: &Position, mv: Move) -> bool {
+    if mv.is_drop() || mv.is_promotion() {
+        return false;
+    }
+    let kind = pos.piece_at(mv.from()).kind();
+    matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook)
+        && twin_is_legal(pos, Move::with_promotion(mv.from(), mv.to(), true))
 }
 
 /// Whether the other variant (promotion or not) of a board move is legal here.

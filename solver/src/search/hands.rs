@@ -1,7 +1,7 @@
 //! Proof and disproof pieces: the hands a solved result holds for.
 
+use super::children::Child;
 use super::expansion::blocking_squares;
-use super::value::Child;
 use shogi::{Color, Hand, Move, PieceKind, Position};
 
 /// The per-kind maximum of two hands.

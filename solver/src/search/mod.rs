@@ -25,6 +25,7 @@
 //! remaining length, at AND nodes an evasion that does not mate two plies sooner.
 
 mod aggregate;
+mod children;
 mod dfpn;
 mod double_count;
 mod expansion;
@@ -126,9 +127,11 @@ impl Solver {
             table: &mut self.table,
             repetitions: &mut self.repetitions,
             double_count: self.config.double_count,
+            rules: self.config.rules,
             max_ply,
             attacker,
             nodes: 0,
+            visits: 0,
             limits: limits.clone(),
             start,
             next_report: start + Duration::from_secs(1),

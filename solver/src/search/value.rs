@@ -1,9 +1,9 @@
 //! A node's value as the search passes it around: pn/dn, the hand it holds for, the mate
-//! length of a proof and the depth a disproof holds for; and a child as its parent keeps it.
+//! length of a proof and the depth a disproof holds for.
 
 use crate::pn::{PnDn, INF};
-use crate::tt::{NodeId, UNBOUNDED};
-use shogi::{Hand, Move};
+use crate::tt::UNBOUNDED;
+use shogi::Hand;
 
 /// A node's value and what its solution needs.
 #[derive(Copy, Clone, Debug)]
@@ -24,6 +24,12 @@ impl Value {
     pub(super) fn is_solved(&self) -> bool {
         self.pn == 0 || self.dn == 0
     }
+    pub(super) fn is_proven(&self) -> bool {
+        self.pn == 0
+    }
+    pub(super) fn is_disproven(&self) -> bool {
+        self.dn == 0
+    }
     pub(super) fn proven(hand: Hand, len: u16) -> Value {
         Value { pn: 0, dn: INF, hand, len, by_repetition: false, depth: UNBOUNDED }
     }
@@ -33,17 +39,6 @@ impl Value {
     pub(super) fn unknown(pn: PnDn, dn: PnDn, hand: Hand) -> Value {
         Value { pn, dn, hand, len: 0, by_repetition: false, depth: UNBOUNDED }
     }
-}
-
-#[derive(Copy, Clone, Debug)]
-pub(super) struct Child {
-    pub(super) mv: Move,
-    /// The child position's table identity.
-    pub(super) id: NodeId,
-    pub(super) value: Value,
-    /// Children with the same group key likely reach the same subtree: their numbers
-    /// aggregate by max instead of sum.
-    pub(super) group: u32,
 }
 
 /// One less ply of remaining depth (an unbounded search stays unbounded).

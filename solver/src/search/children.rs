@@ -1,0 +1,151 @@
+//! A node's children as its expansion keeps them: how each is reached, whether it may be
+//! searched yet, and which one to search next.
+//!
+//! **Gates (delayed children).** Some children are searched only once another is settled, as
+//! KomoringHeights delays moves: a child with a [`Gate`] is *active* only when the child it
+//! waits for has the result the gate names. Gates always point to an earlier child, so one
+//! pass in order settles who is active. They are used for
+//! - a non-promotion, which waits until its promotion fails for the mover (at OR nodes, a
+//!   promotion that does not mate; at AND nodes, one that is mated): it is rarely better;
+//! - interpositions by drop on one square, which wait for each other until the earlier one is
+//!   mated, as the proofs of the later ones mostly repeat the first. (Attacker drops on one
+//!   square are not chained: a hard first drop then hides an easy mate behind it, which cost
+//!   up to 5,000 times the nodes on the YaneuraOu samples.)
+//! - under tsume rules, an interposition, which waits for its futility test (see
+//!   [`Edge::Futility`]): while the test is unsettled the interposition is not searched, if it
+//!   is proven the interposition is futile (it is *covered*: mated and not counted), and only
+//!   if it fails is the interposition searched as a defence.
+//!
+//! An inactive child is neither estimated nor counted in its parent's numbers; its gate's
+//! child stands for it.
+
+use super::value::Value;
+use crate::pn::{PnDn, INF};
+use crate::tt::NodeId;
+use shogi::Move;
+
+/// How a child position is reached from its parent.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Edge {
+    /// By the move.
+    Move,
+    /// The futility test of the interposition `mv` (tsume rules): the interposition, the
+    /// checker's `capture` of the interposed piece, and the captured piece handed back to the
+    /// defender. The defender then stands as before the interposition, with the checker
+    /// nearer; if that is mated, the interposition gained nothing but two plies.
+    Futility { capture: Move },
+}
+
+/// What a gated child waits for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Gate {
+    /// The index of the child waited for (always an earlier one).
+    pub(super) on: u16,
+    /// The result of that child that opens the gate.
+    pub(super) opens_on: Opens,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Opens {
+    Proven,
+    Disproven,
+}
+
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Child {
+    pub(super) mv: Move,
+    pub(super) edge: Edge,
+    /// The child position's table identity (set when it is first estimated).
+    pub(super) id: NodeId,
+    pub(super) value: Value,
+    /// Children with the same group key likely reach the same subtree: their numbers
+    /// aggregate by max instead of sum.
+    pub(super) group: u32,
+    pub(super) gate: Option<Gate>,
+    /// Whether `value` has been looked up or estimated (inactive children wait for it).
+    pub(super) estimated: bool,
+}
+
+impl Child {
+    pub(super) fn is_futility_test(&self) -> bool {
+        matches!(self.edge, Edge::Futility { .. })
+    }
+}
+
+/// Whether child `i` may be searched: no gate, or its gate is open.
+#[inline]
+pub(super) fn is_active(children: &[Child], i: usize) -> bool {
+    match children[i].gate {
+        None => true,
+        Some(g) => {
+            let on = &children[g.on as usize];
+            on.estimated
+                && match g.opens_on {
+                    Opens::Proven => on.value.is_proven(),
+                    Opens::Disproven => on.value.is_disproven(),
+                }
+        }
+    }
+}
+
+/// Whether child `i` is an interposition found futile: its futility test is proven.
+#[inline]
+pub(super) fn is_covered(children: &[Child], i: usize) -> bool {
+    match children[i].gate {
+        Some(g) if children[g.on as usize].is_futility_test() => {
+            let test = &children[g.on as usize];
+            test.estimated && test.value.is_proven()
+        }
+        _ => false,
+    }
+}
+
+/// The value a child shows its parent while unsolved. A futility test cannot disprove an AND
+/// node by itself: behind it there is still the interposition to refute, one more step.
+#[inline]
+pub(super) fn shown(c: &Child) -> (PnDn, PnDn) {
+    if c.is_futility_test() {
+        (c.value.pn, crate::pn::add(c.value.dn, 1))
+    } else {
+        (c.value.pn, c.value.dn)
+    }
+}
+
+/// Whether child `i` is one the search may pick: active, estimated, unsolved and not covered.
+#[inline]
+pub(super) fn is_open(children: &[Child], i: usize) -> bool {
+    let c = &children[i];
+    c.estimated && !c.value.is_solved() && is_active(children, i) && !is_covered(children, i)
+}
+
+/// The best open child (least pn at OR nodes, least dn at AND nodes) and the second-least
+/// value of the same kind among the open children.
+pub(super) fn select(or_node: bool, children: &[Child]) -> (usize, PnDn) {
+    let key = |c: &Child| {
+        let (pn, dn) = shown(c);
+        if or_node {
+            (pn, dn)
+        } else {
+            (dn, pn)
+        }
+    };
+    let mut best: Option<usize> = None;
+    let mut second = INF;
+    for i in 0..children.len() {
+        if !is_open(children, i) {
+            continue;
+        }
+        match best {
+            None => best = Some(i),
+            Some(b) => {
+                if key(&children[i]) < key(&children[b]) {
+                    second = second.min(key(&children[b]).0);
+                    best = Some(i);
+                } else {
+                    second = second.min(key(&children[i]).0);
+                }
+            }
+        }
+    }
+    (best.unwrap_or(0), second)
+}
