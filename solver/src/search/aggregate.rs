@@ -24,43 +24,38 @@ impl Search<'_> {
     ) -> Value {
         let hand = self.attacker_hand(pos);
         if or_node {
-            self.aggregate_or(pos, hand, children, order)
+            self.aggregate_or(pos, hand, children)
         } else {
             self.aggregate_and(pos, hand, children, order)
         }
     }
 
     /// OR node: proven by its shortest proven check; disproven when every check is; else pn is
-    /// the least pn of the open checks and dn their grouped sum.
-    fn aggregate_or(&self, pos: &Position, hand: Hand, children: &[Child], order: &[u16]) -> Value {
+    /// the least pn of the open checks, and dn the largest of their dn plus one for each other
+    /// open check (as shtsume counts it). A plain sum counts the same refutation many times
+    /// over, as most checks are refuted by the same few defences: on 寿 the sum took 2.5 times
+    /// the nodes, on the YaneuraOu samples 1.18 times, and no-mate searches were not slower.
+    fn aggregate_or(&self, pos: &Position, hand: Hand, children: &[Child]) -> Value {
         let mut all_disproven = true;
         let mut proven: Option<&Child> = None;
         let mut min = INF;
-        let mut sum: PnDn = 0;
-        let mut i = 0;
-        while i < order.len() {
-            let group = children[order[i] as usize].group;
-            let mut group_max = 0;
-            while i < order.len() && children[order[i] as usize].group == group {
-                let k = order[i] as usize;
-                i += 1;
-                let c = &children[k];
-                if c.estimated && c.value.is_proven() {
-                    if proven.is_none_or(|p| c.value.len < p.value.len) {
-                        proven = Some(c);
-                    }
-                    continue;
+        let (mut max, mut open): (PnDn, PnDn) = (0, 0);
+        for (k, c) in children.iter().enumerate() {
+            if c.estimated && c.value.is_proven() {
+                if proven.is_none_or(|p| c.value.len < p.value.len) {
+                    proven = Some(c);
                 }
-                if c.estimated && c.value.is_disproven() {
-                    continue;
-                }
-                all_disproven = false;
-                if c.estimated && is_active(children, k) {
-                    min = min.min(c.value.pn);
-                    group_max = group_max.max(c.value.dn);
-                }
+                continue;
             }
-            sum = pn::add(sum, group_max);
+            if c.estimated && c.value.is_disproven() {
+                continue;
+            }
+            all_disproven = false;
+            if c.estimated && is_active(children, k) {
+                min = min.min(c.value.pn);
+                max = max.max(c.value.dn);
+                open += 1;
+            }
         }
         if let Some(c) = proven {
             let proof = or_proof_hand(pos, c.mv, c.value.hand, hand);
@@ -72,7 +67,8 @@ impl Search<'_> {
             let depth = children.iter().map(|c| above(c.value.depth)).min().unwrap_or(UNBOUNDED);
             return Value::disproven(or_disproof_hand(pos, children, hand), by_repetition, depth);
         }
-        Value::unknown(min.min(MAX_UNSOLVED), sum.min(MAX_UNSOLVED), hand)
+        let dn = pn::add(max, open.saturating_sub(1));
+        Value::unknown(min.min(MAX_UNSOLVED), dn.min(MAX_UNSOLVED), hand)
     }
 
     /// AND node: proven when every evasion is mated or covered (its length the longest of the

@@ -1,8 +1,8 @@
 //! The df-pn recursion: a node is expanded, and its most promising child searched, until its
 //! thresholds are crossed or it is solved.
 
-use super::children::{select, shown, Child};
-use super::thresholds::widen;
+use super::children::{is_open, select, shown, Child};
+use super::thresholds::{or_child_dn_threshold, widen};
 use super::value::{deeper, Value};
 use crate::config::{DoubleCount, Rules};
 use crate::outcome::{Limits, Progress};
@@ -133,7 +133,9 @@ impl Search<'_> {
             let child = frame.children[best];
             let (pn, dn) = shown(&child);
             let (child_th_pn, child_th_dn) = if or_node {
-                (th_pn.min(pn::epsilon_threshold(second)), widen(th_dn, node.dn, dn))
+                let open = (0..frame.children.len()).filter(|&i| is_open(&frame.children, i));
+                let th = or_child_dn_threshold(th_dn, dn, open.count() as PnDn);
+                (th_pn.min(pn::epsilon_threshold(second)), th)
             } else {
                 (widen(th_pn, node.pn, pn), th_dn.min(pn::epsilon_threshold(second)))
             };
