@@ -12,7 +12,7 @@
 use crate::params::Params;
 use shogi::{attacks, movegen, Bitboard, Color, Move, MoveClass, MoveList, NonPromotions};
 use shogi::{PieceKind, Position, Square};
-use solver::{Limits, Outcome, Solver, SolverConfig};
+use solver::{Limits, Outcome, Rules, Solver, SolverConfig};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -274,7 +274,7 @@ impl Oracle {
         }
         let hash_mb = params.oracle_probe_hash_mb.max(1) as usize;
         let solver = self.solver.get_or_insert_with(|| {
-            Solver::new(SolverConfig { hash_mb, ..SolverConfig::default() })
+            Solver::new(SolverConfig { hash_mb, rules: Rules::Pure, ..SolverConfig::default() })
         });
         let limits = Limits { time: None, nodes: Some(params.oracle_probe_nodes.max(1) as u64) };
         let never = AtomicBool::new(false);
@@ -349,7 +349,11 @@ impl RootOracle {
         found: &AtomicBool,
     ) -> RootVerdict {
         let solver = self.solver.get_or_insert_with(|| {
-            Solver::new(SolverConfig { hash_mb: hash_mb.max(1), ..SolverConfig::default() })
+            Solver::new(SolverConfig {
+                hash_mb: hash_mb.max(1),
+                rules: Rules::Pure,
+                ..SolverConfig::default()
+            })
         });
         let limits = Limits { time: Some(budget), nodes: None };
         let result = solver.solve(pos, &limits, stop, &mut |_| {});

@@ -230,7 +230,7 @@ impl UsiProgram for PlayingEngine {
     }
 
     fn go_mate(&self, time: Option<Duration>, root: &Position) -> Plan<RunningSearch, EngineJob> {
-        MateSearch::plan(root, Limits { time, nodes: None })
+        MateSearch::plan(root, Limits { time, nodes: None }, solver::Rules::default())
             .map(RunningSearch::Mate, EngineJob::Mate)
     }
 

@@ -11,7 +11,7 @@
 //! side to move defends (it must then be in check: the solver treats a root in check as a
 //! defence). The parsing and the comparison are pure functions, tested below.
 
-use crate::config::{DoubleCount, SolverConfig};
+use crate::config::{DoubleCount, Rules, SolverConfig};
 use crate::mate_line::verify_mate_line_as;
 use crate::outcome::{Limits, Outcome, SolveResult};
 use crate::search::default_attacker;
@@ -47,7 +47,12 @@ pub struct SolveArgs {
     /// How children likely to share a subtree are counted: off, simple or snda.
     #[arg(long, value_name = "MODE", default_value = "simple", value_parser = parse_double_count)]
     pub double_count: DoubleCount,
-    /// Report the first mate found, not the shortest (faster; lengths may then differ).
+    /// Which mate is the answer: `tsume` (tsume-shogi rules: futile interpositions do not
+    /// count) or `pure` (every interposition counts).
+    #[arg(long, value_name = "RULES", default_value = "tsume", value_parser = parse_rules)]
+    pub rules: Rules,
+    /// Report the first mate found, not the main line (faster; the line is one line of the
+    /// proof, in which the defender need not resist longest).
     #[arg(long)]
     pub any_mate: bool,
     /// The deepest ply searched; a problem with no mate found within it is a timeout.
@@ -72,6 +77,10 @@ pub struct SolveArgs {
 fn parse_double_count(text: &str) -> Result<DoubleCount, String> {
     DoubleCount::from_name(text)
         .ok_or_else(|| format!("expected one of {}", DoubleCount::NAMES.join(", ")))
+}
+
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    Rules::from_name(text).ok_or_else(|| format!("expected one of {}", Rules::NAMES.join(", ")))
 }
 
 fn parse_hash(text: &str) -> Result<usize, String> {
@@ -468,10 +477,16 @@ fn attacker_of(p: &Problem) -> shogi::Color {
     }
 }
 
-fn report_problem(file: &str, line: usize, p: &Problem, r: &SolveResult) -> ProblemReport {
+fn report_problem(
+    file: &str,
+    line: usize,
+    p: &Problem,
+    r: &SolveResult,
+    rules: Rules,
+) -> ProblemReport {
     let mut verdict = compare_answer(p.answer.as_ref(), p.position.in_check(), &r.outcome);
     if let Outcome::Mate(moves) = &r.outcome {
-        if let Err(e) = verify_mate_line_as(&p.position, attacker_of(p), moves) {
+        if let Err(e) = verify_mate_line_as(&p.position, attacker_of(p), moves, rules) {
             verdict = Verdict::Mismatch(format!("invalid mate line: {e}"));
         }
     }
@@ -493,10 +508,28 @@ fn report_problem(file: &str, line: usize, p: &Problem, r: &SolveResult) -> Prob
         time_ms: (r.elapsed.as_secs_f64() * 1e6).round() / 1e3,
         matches_answer: verdict.matches(),
         verdict: verdict.name(),
-        note: verdict
-            .note()
-            .or_else(|| r.depth_limited.then(|| "no mate within the depth limit".to_string())),
+        note: join_notes([
+            verdict.note(),
+            r.depth_limited.then(|| "no mate within the depth limit".to_string()),
+            line_note(r),
+        ]),
     }
+}
+
+/// What a mate's line is, when it is not the proven main line.
+fn line_note(r: &SolveResult) -> Option<String> {
+    match r.outcome {
+        Outcome::Mate(_) if !r.main_line => {
+            Some("not the main line: one line of the proof".to_string())
+        }
+        Outcome::Mate(_) if !r.proven_shortest => Some("shortest not proven".to_string()),
+        _ => None,
+    }
+}
+
+fn join_notes<const N: usize>(notes: [Option<String>; N]) -> Option<String> {
+    let notes: Vec<String> = notes.into_iter().flatten().collect();
+    (!notes.is_empty()).then(|| notes.join("; "))
 }
 
 // ----- running -------------------------------------------------------------------------------
@@ -573,9 +606,9 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
     let mut solver = Solver::new(SolverConfig {
         hash_mb: args.hash,
         double_count: args.double_count,
+        rules: args.rules,
         any_mate: args.any_mate,
         max_ply: args.depth_limit,
-        ..SolverConfig::default()
     });
     let limits = Limits {
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
@@ -609,7 +642,7 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
                 SolveResult::timeout(0, Duration::ZERO)
             }
         };
-        let report = report_problem(&task.file, task.line, &task.problem, &result);
+        let report = report_problem(&task.file, task.line, &task.problem, &result, args.rules);
         summary.add(&report);
         if !args.json {
             let text = result_line(&report);
@@ -825,21 +858,34 @@ mod tests {
         let g = p.position.parse_usi_move("G*5b").unwrap_or_else(|e| panic!("{e}"));
         let r = SolveResult {
             outcome: Outcome::Mate(vec![g]),
+            main_line: true,
+            proven_shortest: true,
             ..SolveResult::timeout(12, Duration::from_micros(1500))
         };
-        let rep = report_problem("f.sfen", 3, &p, &r);
+        let rep = report_problem("f.sfen", 3, &p, &r, Rules::Pure);
         assert_eq!(rep.verdict, "match");
         assert_eq!(result_line(&rep), "m1 checkmate G*5b plies=1 nodes=12 time=1.5ms");
+        // A line that is not the proven main line says so.
+        let first = SolveResult { main_line: false, ..r.clone() };
+        assert!(result_line(&report_problem("f.sfen", 3, &p, &first, Rules::Pure))
+            .ends_with("[not the main line: one line of the proof]"));
+        let unproven = SolveResult { proven_shortest: false, ..r.clone() };
+        assert!(result_line(&report_problem("f.sfen", 3, &p, &unproven, Rules::Pure))
+            .ends_with("[shortest not proven]"));
         // A wrong line is a mismatch whatever the answer says.
         let g4 = p.position.parse_usi_move("G*4b").unwrap_or_else(|e| panic!("{e}"));
         let r = SolveResult { outcome: Outcome::Mate(vec![g4]), ..r };
-        let rep = report_problem("f.sfen", 3, &problem(MATE1), &r);
+        let rep = report_problem("f.sfen", 3, &problem(MATE1), &r, Rules::Pure);
         assert_eq!(rep.id, "f.sfen:3");
         assert_eq!(rep.verdict, "mismatch");
-        assert!(result_line(&rep)
-            .ends_with("[mismatch: invalid mate line: the final position is not checkmate]"));
+        assert!(
+            result_line(&rep)
+                .ends_with("[mismatch: invalid mate line: the final position is not checkmate]"),
+            "{}",
+            result_line(&rep)
+        );
         let r = SolveResult::timeout(7, Duration::from_millis(10));
-        let rep = report_problem("f.sfen", 3, &p, &r);
+        let rep = report_problem("f.sfen", 3, &p, &r, Rules::Pure);
         assert_eq!(
             result_line(&rep),
             "m1 timeout nodes=7 time=10.0ms [mismatch: timeout, expected 1]"
@@ -853,6 +899,7 @@ mod tests {
             nodes: 0,
             hash: 16,
             double_count: DoubleCount::Simple,
+            rules: Rules::Tsume,
             any_mate: false,
             depth_limit: crate::stack::MAX_PLY,
             json,

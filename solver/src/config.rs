@@ -42,10 +42,10 @@ impl DoubleCount {
 pub enum Rules {
     /// Tsume-shogi rules, as composers publish answers: the attacker mates by the shortest
     /// line, the defender resists longest, and futile interpositions (無駄合) do not count
-    /// (see `search::children::Edge::Futility` for the definition).
+    /// (see `Search::is_futile` in `search/main_line.rs` for the definition).
+    #[default]
     Tsume,
     /// Every legal evasion counts, interpositions included.
-    #[default]
     Pure,
 }
 

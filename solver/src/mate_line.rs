@@ -1,10 +1,14 @@
 //! An independent check of a mate line reported by the search, for the front ends: every move
-//! legal, every attacker move a check (pure tsume rules), and the last position checkmate.
+//! legal, every attacker move a check, and the last position checkmate; under tsume rules the
+//! last position may instead be a check that only interpositions answer (the line ends where
+//! only futile interpositions remain; their futility is the solver's claim, which cshogi's
+//! `verify_mates.py --rules tsume` checks by its own search).
 //!
 //! Uses only the rules crate, so a search bug cannot hide itself here.
 
-use shogi::movegen::{is_checkmate, is_legal};
-use shogi::Color;
+use crate::config::Rules;
+use shogi::movegen::{is_checkmate, is_legal, legal_moves};
+use shogi::{attacks, Color, MoveList};
 use shogi::{Move, Position};
 
 /// Whether the root is an AND node: the side to move is in check and defends.
@@ -14,13 +18,18 @@ pub fn root_defends(pos: &Position) -> bool {
 
 /// Checks `moves` as a mate line from `root` (the side to move attacks unless it is in check,
 /// as in [`crate::Solver::solve`]). Returns a description of the first defect.
-pub fn verify_mate_line(root: &Position, moves: &[Move]) -> Result<(), String> {
+pub fn verify_mate_line(root: &Position, moves: &[Move], rules: Rules) -> Result<(), String> {
     let attacker = if root_defends(root) { !root.side_to_move() } else { root.side_to_move() };
-    verify_mate_line_as(root, attacker, moves)
+    verify_mate_line_as(root, attacker, moves, rules)
 }
 
 /// As [`verify_mate_line`], with the mating side given.
-pub fn verify_mate_line_as(root: &Position, attacker: Color, moves: &[Move]) -> Result<(), String> {
+pub fn verify_mate_line_as(
+    root: &Position,
+    attacker: Color,
+    moves: &[Move],
+    rules: Rules,
+) -> Result<(), String> {
     let mut pos = root.clone();
     for (i, &m) in moves.iter().enumerate() {
         if !is_legal(&pos, m) {
@@ -35,10 +44,37 @@ pub fn verify_mate_line_as(root: &Position, attacker: Color, moves: &[Move]) -> 
     if pos.side_to_move() == attacker {
         return Err("the line ends with the attacker to move".to_string());
     }
-    if !is_checkmate(&pos) {
-        return Err("the final position is not checkmate".to_string());
+    if is_checkmate(&pos) || (rules == Rules::Tsume && only_interpositions_left(&pos)) {
+        return Ok(());
     }
-    Ok(())
+    Err(match rules {
+        Rules::Pure => "the final position is not checkmate".to_string(),
+        Rules::Tsume => {
+            "the final position is neither checkmate nor a check that only interpositions answer"
+                .to_string()
+        }
+    })
+}
+
+/// Whether the side to move is in check from one long-range piece and every legal reply is an
+/// interposition: a drop, or a move of a piece other than the king, onto a square between the
+/// checker and the king.
+pub fn only_interpositions_left(pos: &Position) -> bool {
+    let checkers = pos.checkers();
+    let (Some(checker), Some(king)) = (checkers.lsb(), pos.king_square(pos.side_to_move())) else {
+        return false;
+    };
+    if checkers.has_more_than_one() {
+        return false;
+    }
+    let between = attacks::between(checker, king);
+    let mut replies = MoveList::new();
+    legal_moves(pos, &mut replies);
+    !replies.is_empty()
+        && replies.iter().all(|&m| {
+            let king_move = !m.is_drop() && m.from() == king;
+            !king_move && between.contains(m.to())
+        })
 }
 
 /// USI text of a move list, space separated.
@@ -75,9 +111,9 @@ mod tests {
     #[test]
     fn mate_in_one() {
         let p = pos("4k4/9/4P4/9/9/9/9/9/9 b G 1");
-        assert_eq!(verify_mate_line(&p, &line(&p, "G*5b")), Ok(()));
-        assert!(verify_mate_line(&p, &line(&p, "G*4b")).is_err());
-        assert!(verify_mate_line(&p, &[]).is_err());
+        assert_eq!(verify_mate_line(&p, &line(&p, "G*5b"), Rules::Pure), Ok(()));
+        assert!(verify_mate_line(&p, &line(&p, "G*4b"), Rules::Pure).is_err());
+        assert!(verify_mate_line(&p, &[], Rules::Pure).is_err());
         assert_eq!(moves_to_usi(&line(&p, "G*5b")), "G*5b");
     }
 
@@ -85,9 +121,9 @@ mod tests {
     fn illegal_and_quiet_moves_are_rejected() {
         let p = pos("4k4/9/4P4/9/9/9/9/9/9 b G 1");
         let bad = shogi::usi::parse_move_syntax("R*5b").unwrap_or_else(|e| panic!("{e}"));
-        assert!(verify_mate_line(&p, &[bad]).unwrap_err().contains("illegal"));
+        assert!(verify_mate_line(&p, &[bad], Rules::Pure).unwrap_err().contains("illegal"));
         let not_mate = line(&p, "5c5b+");
-        assert!(verify_mate_line(&p, &not_mate).is_err());
+        assert!(verify_mate_line(&p, &not_mate, Rules::Tsume).is_err());
     }
 
     #[test]
@@ -95,6 +131,6 @@ mod tests {
         // White to move, in check from the gold on 5b, no escape: a 0-ply mate at an AND root.
         let p = pos("4k4/4G4/4P4/9/9/9/9/9/9 w - 1");
         assert!(root_defends(&p));
-        assert_eq!(verify_mate_line(&p, &[]), Ok(()));
+        assert_eq!(verify_mate_line(&p, &[], Rules::Pure), Ok(()));
     }
 }

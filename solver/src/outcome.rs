@@ -29,12 +29,28 @@ pub struct SolveResult {
     /// The answer is a timeout because every line the search could not settle ended at the
     /// depth limit (`SolverConfig::max_ply`): no mate within it, perhaps one beyond.
     pub depth_limited: bool,
+    /// For a mate: the line is the main line under the rules in force (the defender's longest
+    /// resistance against the shortest mates found), not merely one line of the proof.
+    pub main_line: bool,
+    /// For a mate: no shorter mate exists (every question about one was settled).
+    pub proven_shortest: bool,
+    /// Nodes expanded (the count shtsume and KomoringHeights report); `nodes` counts every
+    /// child position made.
+    pub expansions: u64,
 }
 
 impl SolveResult {
     /// A search that gave no answer (a limit, or a failure) after `nodes` and `elapsed`.
     pub fn timeout(nodes: u64, elapsed: Duration) -> SolveResult {
-        SolveResult { outcome: Outcome::Timeout, nodes, elapsed, depth_limited: false }
+        SolveResult {
+            outcome: Outcome::Timeout,
+            nodes,
+            elapsed,
+            depth_limited: false,
+            main_line: false,
+            proven_shortest: false,
+            expansions: 0,
+        }
     }
 }
 

@@ -128,17 +128,22 @@ impl Table {
 
     /// Looks up the board with the attacker holding `hand`, for a search that may still play
     /// `depth` plies: proofs longer than that and disproofs of a shallower search do not count.
+    /// Of several proofs that answer, the shortest.
     #[inline]
     pub fn lookup(&self, board_key: u64, hand: Hand, depth: u16) -> Option<Known> {
         let mut exact = None;
+        let mut proof: Option<Known> = None;
         for e in &self.entries[self.bucket(board_key)] {
             if !self.live(e) || e.board_key != board_key {
                 continue;
             }
             let known = Known { pn: e.pn, dn: e.dn, hand: e.hand, len: e.len, depth: e.depth };
             if e.pn == 0 {
-                if e.len <= depth && hand.is_superior_or_equal(e.hand) {
-                    return Some(known);
+                if e.len <= depth
+                    && hand.is_superior_or_equal(e.hand)
+                    && proof.is_none_or(|p| e.len < p.len)
+                {
+                    proof = Some(known);
                 }
             } else if e.dn == 0 {
                 if e.depth >= depth && e.hand.is_superior_or_equal(hand) {
@@ -148,7 +153,7 @@ impl Table {
                 exact = Some(known);
             }
         }
-        exact
+        proof.or(exact)
     }
 
     /// A lower bound on the disproof number of a board not yet searched with the attacker

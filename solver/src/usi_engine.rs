@@ -2,7 +2,9 @@
 //! and a plain `go` with the first move of a mate (or `resign`). The protocol itself (threads,
 //! commands, stop and ponder handling) is the shared loop of [`crate::usi`]; this file is what
 //! is particular to the mate engine:
-//! - its options: `USI_Hash`, `DoubleCount`, `NodeLimit` (which limits every search),
+//! - its options: `USI_Hash`, `Rules` (`tsume`: the composer's answer, futile interpositions
+//!   not counted; `pure`: every interposition counts), `DoubleCount`, `NodeLimit` (which
+//!   limits every search),
 //!   `DepthLimit` (the deepest ply searched; a search that finds nothing within it answers
 //!   `checkmate timeout`, never `nomate`);
 //! - a plain `go` reads only the clock, and refuses a malformed one (`info string error: ...`
@@ -16,7 +18,7 @@
 //! The solver (and its table) is created at the first `isready` or `go`, so `USI_Hash` set after
 //! `usi` does not first allocate the default size; `isready` waits for it.
 
-use crate::config::{DoubleCount, SolverConfig};
+use crate::config::{DoubleCount, Rules, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::stack::MAX_PLY;
 use crate::usi::{
@@ -66,11 +68,18 @@ impl EngineOptions {
             combo.push_str(" var ");
             combo.push_str(name);
         }
+        let mut rules =
+            format!("option name Rules type combo default {}", defaults.solver.rules.name());
+        for name in Rules::NAMES {
+            rules.push_str(" var ");
+            rules.push_str(name);
+        }
         vec![
             format!(
                 "option name USI_Hash type spin default {} min {HASH_MIN_MB} max {HASH_MAX_MB}",
                 defaults.solver.hash_mb
             ),
+            rules,
             combo,
             format!(
                 "option name NodeLimit type spin default {} min 0 max {NODE_LIMIT_MAX}",
@@ -96,6 +105,12 @@ impl EngineOptions {
                 let mb = parse_in_range(&v, HASH_MIN_MB as u64, HASH_MAX_MB as u64)
                     .map_err(|e| format!("USI_Hash: {e}"))?;
                 self.solver.hash_mb = mb as usize;
+            }
+            "rules" => {
+                let v = need(value)?;
+                self.solver.rules = Rules::from_name(&v).ok_or_else(|| {
+                    format!("Rules: {v:?} is not one of {}", Rules::NAMES.join(", "))
+                })?;
             }
             "doublecount" => {
                 let v = need(value)?;
@@ -245,7 +260,7 @@ impl UsiProgram for MateEngine {
             time_after_start: time,
             finite: !hold.holds() && (limits.time.is_some() || limits.nodes.is_some()),
         };
-        let (mate, job) = MateSearch::start(root, limits);
+        let (mate, job) = MateSearch::start(root, limits, self.options.solver.rules);
         let search = RunningSearch {
             mate,
             answer: Answer::Bestmove,
@@ -257,7 +272,7 @@ impl UsiProgram for MateEngine {
 
     fn go_mate(&self, time: Option<Duration>, root: &Position) -> Plan<RunningSearch, MateJob> {
         let started = Instant::now();
-        MateSearch::plan(root, self.options.limits(time)).map(
+        MateSearch::plan(root, self.options.limits(time), self.options.solver.rules).map(
             |mate| RunningSearch { mate, answer: Answer::Checkmate, started, ponder_time: None },
             |job| job,
         )
@@ -350,6 +365,9 @@ mod tests {
         assert_eq!(o.node_limit, 5000);
         assert_eq!(o.apply_setoption("name USI_Ponder value true"), Ok(()));
         assert_eq!(o.apply_setoption("name DepthLimit value 9"), Ok(()));
+        assert_eq!(o.solver.rules, Rules::Tsume, "tsume rules by default");
+        assert_eq!(o.apply_setoption("name Rules value pure"), Ok(()));
+        assert_eq!(o.solver.rules, Rules::Pure);
         assert_eq!(o.solver.max_ply, 9);
         for bad in [
             "name USI_Hash value 0",
@@ -359,6 +377,7 @@ mod tests {
             "name DoubleCount value twice",
             "name NodeLimit value -1",
             "name DepthLimit value 0",
+            "name Rules value chess",
             "name DepthLimit value 4001",
             "name Threads value 4",
             "name",
@@ -467,6 +486,20 @@ mod tests {
     fn stop_without_search_and_gameover_are_quiet() {
         let out = run_script("stop\ngameover win\nusinewgame\nponderhit\nisready\n");
         assert_eq!(out, vec!["readyok".to_string()]);
+    }
+
+    #[test]
+    fn rules_option_over_usi() {
+        // A rook check that only pawn interpositions answer (see tests/tsume_rules.rs).
+        let futile = "8k/6G2/9/7N1/9/9/9/9/R8 b 2p 1";
+        let out = run_script(&format!(
+            "position sfen {futile}\ngo mate 20000\nsetoption name Rules value pure\ngo mate 20000\n"
+        ));
+        let answers: Vec<&String> = out.iter().filter(|l| l.starts_with("checkmate")).collect();
+        assert_eq!(answers.len(), 2, "{out:?}");
+        assert_eq!(answers[0].split_whitespace().count(), 1 + 1, "tsume rules: {out:?}");
+        assert_eq!(answers[1].split_whitespace().count(), 1 + 5, "pure rules: {out:?}");
+        assert!(out.iter().all(|l| !l.contains("warning")), "{out:?}");
     }
 
     const MATE7: &str =

@@ -24,7 +24,7 @@
 
 use shogi::movegen::{is_checkmate, is_legal};
 use shogi::{Move, Position};
-use solver::{Limits, Outcome, Solver, SolverConfig};
+use solver::{Limits, Outcome, Rules, Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -59,7 +59,8 @@ fn assert_shortest_mate(solver: &mut Solver, name: &str, sfen: &str, want: usize
 /// same position reached from B (see the module comment). Both searches share one table.
 #[test]
 fn repetition_disproof_from_one_search_is_not_reused_by_the_next() {
-    let mut solver = Solver::new(SolverConfig { hash_mb: 16, ..Default::default() });
+    let mut solver =
+        Solver::new(SolverConfig { hash_mb: 16, rules: Rules::Pure, ..Default::default() });
     assert_shortest_mate(&mut solver, "A", A, 21);
     assert_shortest_mate(&mut solver, "B (after A, same table)", B, 23);
 }

@@ -1,10 +1,11 @@
-//! The solver against real problem sets with known answers (`problems/`, run with --release).
+//! The solver against real problem sets with known pure-rule answers (`problems/`, run with
+//! --release).
 //! Every mate line is replayed here through the rules, independently of the solver's own check:
 //! legal moves, every attacker move a check, ending in checkmate.
 
 use shogi::movegen::{is_checkmate, is_legal};
 use shogi::{Move, Position};
-use solver::{DoubleCount, Limits, Outcome, Solver, SolverConfig};
+use solver::{DoubleCount, Limits, Outcome, Rules, Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -55,7 +56,12 @@ fn exact_lengths(set: &str, limit: usize) {
 }
 
 fn exact_lengths_with(set: &str, limit: usize, double_count: DoubleCount) {
-    let mut solver = Solver::new(SolverConfig { hash_mb: 64, double_count, ..Default::default() });
+    let mut solver = Solver::new(SolverConfig {
+        hash_mb: 64,
+        double_count,
+        rules: Rules::Pure,
+        ..Default::default()
+    });
     for p in load(set, limit) {
         let want: usize =
             p.answer.parse().unwrap_or_else(|_| panic!("{}: answer {}", p.id, p.answer));
@@ -109,7 +115,8 @@ fn yaneuraou_mate11() {
 /// Answers `N`, `mate` and `nomate` of the KomoringHeights regression cases and the derived
 /// no-mate set (`?` makes no claim and is skipped).
 fn claims(set: &str, seconds: u64) {
-    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..Default::default() });
+    let mut solver =
+        Solver::new(SolverConfig { hash_mb: 64, rules: Rules::Pure, ..Default::default() });
     for p in load(set, usize::MAX) {
         if p.answer == "?" {
             continue;
@@ -148,8 +155,10 @@ fn shared_table_across_problems_changes_no_answer() {
     problems.extend(load("yaneuraou_mate5_100.sfen", 30));
     problems.retain(|p| p.answer != "?");
     let limits = Limits { time: Some(Duration::from_secs(60)), nodes: None };
-    let mut shared = Solver::new(SolverConfig { hash_mb: 16, ..Default::default() });
-    let mut fresh = Solver::new(SolverConfig { hash_mb: 16, ..Default::default() });
+    let mut shared =
+        Solver::new(SolverConfig { hash_mb: 16, rules: Rules::Pure, ..Default::default() });
+    let mut fresh =
+        Solver::new(SolverConfig { hash_mb: 16, rules: Rules::Pure, ..Default::default() });
     let order: Vec<&Problem> = problems.iter().chain(problems.iter().rev()).collect();
     for p in order {
         let stop = AtomicBool::new(false);

@@ -28,6 +28,8 @@ pub(super) struct Search<'a> {
     pub(super) repetitions: &'a mut RepetitionTable,
     pub(super) double_count: DoubleCount,
     pub(super) rules: Rules,
+    /// Interpositions wait for their futility test (tsume rules; see `children`).
+    pub(super) futility_tests: bool,
     pub(super) attacker: Color,
     pub(super) nodes: u64,
     /// Expansions (calls of `mid` that expand a node), shtsume's and KomoringHeights' count.
@@ -41,7 +43,12 @@ pub(super) struct Search<'a> {
     pub(super) next_gc_check: u64,
     pub(super) stop: &'a AtomicBool,
     pub(super) progress: &'a mut dyn FnMut(&Progress),
+    /// The search must unwind: `stopped`, or the node cap of a question was reached.
     pub(super) aborted: bool,
+    /// A limit of the whole search was reached, or `stop` was raised: nothing more is asked.
+    pub(super) stopped: bool,
+    /// The node count at which the current question ends (see `main_line::prove_within`).
+    pub(super) cap: Option<u64>,
     /// The deepest ply a search goes to (the root's remaining depth).
     pub(super) max_ply: u16,
     /// Ends a branch before the thread's stack runs out.
@@ -145,8 +152,7 @@ impl Search<'_> {
             } else {
                 child_th_dn
             };
-            let grandchild_depth =
-                if child.is_futility_test() { self.unbounded_depth(ply) } else { child_depth };
+            let grandchild_depth = if child.is_futility_test() { depth } else { child_depth };
             if !self.play(pos, &child) {
                 debug_assert!(false, "a child that was estimated cannot be played");
                 break Value::unknown(1, 1, hand);

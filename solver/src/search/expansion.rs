@@ -4,7 +4,7 @@ use super::children::{is_active, Child, Edge, Gate, Opens};
 use super::dfpn::{Frame, Search};
 use super::hands::{and_proof_hand, saturate_held};
 use super::value::Value;
-use crate::config::{DoubleCount, Rules};
+use crate::config::DoubleCount;
 use crate::pn::PnDn;
 use crate::tt::{NodeId, UNBOUNDED};
 use shogi::movegen::{self, generate};
@@ -33,7 +33,7 @@ impl Search<'_> {
         children.clear();
         let or_node = self.node_moves(pos, moves);
         let blocks = if or_node { None } else { blocking_squares(pos) };
-        let tsume = self.rules == Rules::Tsume;
+        let tsume = self.futility_tests;
         // The last interposition by drop on each square, which the next one waits for.
         let mut drop_chain: [Option<u16>; Square::NUM] = [None; Square::NUM];
         // A delayed move waits for its predecessor to fail for the mover.
@@ -53,9 +53,6 @@ impl Search<'_> {
         };
         // Promotions and everything else first, so that gates point backwards.
         for &mv in moves.iter() {
-            if is_delayed_non_promotion(pos, mv) {
-                continue;
-            }
             let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
             if block && mv.is_drop() {
                 // Interpositions by drop on one square wait for each other.
@@ -83,16 +80,6 @@ impl Search<'_> {
                 push(children, mv, Edge::Move, None);
             }
         }
-        // Non-promotions wait for their promotion to fail for the mover.
-        for &mv in moves.iter() {
-            if !is_delayed_non_promotion(pos, mv) {
-                continue;
-            }
-            let twin = Move::with_promotion(mv.from(), mv.to(), true);
-            let on = children.iter().position(|c| c.mv == twin && c.edge == Edge::Move);
-            let gate = on.map(|on| Gate { on: on as u16, opens_on: fails });
-            push(children, mv, Edge::Move, gate);
-        }
         for (i, c) in children.iter_mut().enumerate() {
             c.group =
                 if c.is_futility_test() { i as u32 } else { self.group_key(pos, c.mv, blocks, i) };
@@ -105,7 +92,7 @@ impl Search<'_> {
     /// The futility test of interposition `mv` (see [`Edge::Futility`]), when the checker can
     /// take the interposed piece: a rook or bishop promotes if it can (a promoted one moves as
     /// it did and more), a lance does not.
-    fn futility_edge(&self, pos: &Position, mv: Move) -> Option<Edge> {
+    pub(super) fn futility_edge(&self, pos: &Position, mv: Move) -> Option<Edge> {
         let checker = pos.checkers().lsb()?;
         let kind = pos.piece_at(checker).kind();
         let attacker = !pos.side_to_move();
@@ -164,7 +151,8 @@ impl Search<'_> {
                 continue;
             }
             self.enter(pos);
-            let child_depth = if c.is_futility_test() { self.unbounded_depth(ply) } else { depth };
+            // A futility test stands for the node itself, one ply up.
+            let child_depth = if c.is_futility_test() { depth.saturating_add(1) } else { depth };
             let value = self.estimate(pos, child_depth);
             let id = self.nodes_on_path[ply];
             if snda && !value.is_solved() && !c.is_futility_test() {
@@ -262,17 +250,6 @@ pub(super) fn blocking_squares(pos: &Position) -> Option<(Square, Bitboard)> {
 pub(super) fn is_block(mv: Move, ksq: Square, line: Bitboard) -> bool {
     let is_king_move = !mv.is_drop() && mv.from() == ksq;
     !is_king_move && line.contains(mv.to())
-}
-
-/// Whether `mv` is a non-promotion that waits for its promotion: a pawn, bishop or rook that
-/// could promote on this move and does not.
-pub(super) fn is_delayed_non_promotion(pos: &Position, mv: Move) -> bool {
-    if mv.is_drop() || mv.is_promotion() {
-        return false;
-    }
-    let kind = pos.piece_at(mv.from()).kind();
-    matches!(kind, PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook)
-        && twin_is_legal(pos, Move::with_promotion(mv.from(), mv.to(), true))
 }
 
 /// Whether the other variant (promotion or not) of a board move is legal here.

@@ -1,13 +1,45 @@
-//! The mate line: the exact shortest line from the table's lengths, or a principal variation
-//! read from the table when that cannot be finished; and the rules check every line passes.
+//! Pure rules' exact shortest line (depth-bounded rounds, then the line from exact lengths), the
+//! first proof's line read from the table (`--any-mate`, or when nothing better could be
+//! finished), and the rules check every line passes.
 
 use super::dfpn::Search;
+use super::expansion::{blocking_squares, is_block};
 use super::value::Value;
+use crate::config::Rules;
+use crate::mate_line::only_interpositions_left;
 use crate::tt::UNBOUNDED;
 use shogi::movegen;
 use shogi::{Color, Hand, Move, MoveList, Position};
 
 impl Search<'_> {
+    /// Pure rules: the exact shortest mate from a root proven with a `first`-ply mate. The same
+    /// search runs with a bound ("is there a mate within L - 2?") until none is left; the
+    /// table keeps proofs with their length and bounded disproofs with their depth, so the
+    /// rounds share it. The line is then built from exact lengths. `None` if a limit cut it.
+    pub(super) fn shortest_pure_line(
+        &mut self,
+        root: &mut Position,
+        first: u16,
+    ) -> Option<Vec<Move>> {
+        let mut shortest = first;
+        while shortest >= 2 && !self.aborted {
+            let bound = shortest - 2;
+            let shorter = self.prove(root, bound);
+            if shorter.pn != 0 {
+                // A disproof that ended at the stack guard does not cover the bound.
+                if shorter.depth < bound {
+                    return None;
+                }
+                break;
+            }
+            shortest = shorter.len;
+        }
+        if self.aborted {
+            return None;
+        }
+        self.exact_line(root, shortest)
+    }
+
     /// Whether the position reached by `mv` from `pos` mates within `depth` plies.
     pub(super) fn mates_within(
         &mut self,
@@ -62,7 +94,7 @@ impl Search<'_> {
             left -= 1;
         }
         self.truncate_path(base_len);
-        replays_as_mate(root, &pv, self.attacker).then_some(pv)
+        Some(pv)
     }
 
     /// A mate line read from the table (shortest proven check at OR nodes, longest proven
@@ -70,6 +102,7 @@ impl Search<'_> {
     /// node the table lost, and replays the line through the rules before trusting it.
     pub(super) fn principal_variation(&mut self, root: &mut Position) -> Option<Vec<Move>> {
         self.aborted = false;
+        self.stopped = false;
         self.limits.nodes = self.limits.nodes.map(|n| n.saturating_mul(2));
         let mut pos = root.clone();
         let mut pv = Vec::new();
@@ -80,7 +113,7 @@ impl Search<'_> {
             }
             let mut list = MoveList::new();
             let or_node = self.node_moves(&pos, &mut list);
-            if !or_node && list.is_empty() {
+            if !or_node && (list.is_empty() || self.only_futile_left(&mut pos, &list)) {
                 break;
             }
             let mut choice = self.pv_choice(&mut pos, &list, or_node);
@@ -98,7 +131,7 @@ impl Search<'_> {
             self.enter(&pos);
         }
         self.truncate_path(base_len);
-        replays_as_mate(root, &pv, self.attacker).then_some(pv)
+        replays_as_mate(root, &pv, self.attacker, self.rules).then_some(pv)
     }
 
     pub(super) fn pv_choice(
@@ -108,7 +141,12 @@ impl Search<'_> {
         or_node: bool,
     ) -> Option<Move> {
         let mut best: Option<(Move, u16)> = None;
+        let blocks = if or_node { None } else { blocking_squares(pos) };
         for &mv in list.iter() {
+            let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
+            if block && self.rules == Rules::Tsume && self.is_futile(pos, mv, None) {
+                continue;
+            }
             pos.make_move(mv);
             self.enter(pos);
             let v = if self.is_repetition() {
@@ -142,9 +180,24 @@ impl Search<'_> {
     }
 }
 
+impl Search<'_> {
+    /// Tsume rules: whether every evasion of the AND node `pos` is a futile interposition.
+    pub(super) fn only_futile_left(&mut self, pos: &mut Position, evasions: &MoveList) -> bool {
+        if self.rules != Rules::Tsume {
+            return false;
+        }
+        let Some((ksq, line)) = blocking_squares(pos) else { return false };
+        evasions.iter().all(|&mv| is_block(mv, ksq, line)) && {
+            let all: Vec<Move> = evasions.iter().copied().collect();
+            all.into_iter().all(|mv| self.is_futile(pos, mv, None))
+        }
+    }
+}
+
 /// Replays `pv` from `root`: every move legal, every attacker move a check, ending in
-/// checkmate.
-pub fn replays_as_mate(root: &Position, pv: &[Move], attacker: Color) -> bool {
+/// checkmate; under tsume rules it may also end in a check that only interpositions answer
+/// (the solver found them futile; their futility is its claim, not checked here).
+pub fn replays_as_mate(root: &Position, pv: &[Move], attacker: Color, rules: Rules) -> bool {
     let mut pos = root.clone();
     for &mv in pv {
         if !movegen::is_legal(&pos, mv) {
@@ -155,5 +208,8 @@ pub fn replays_as_mate(root: &Position, pv: &[Move], attacker: Color) -> bool {
             return false;
         }
     }
-    movegen::is_checkmate(&pos)
+    if pos.side_to_move() == attacker {
+        return false;
+    }
+    movegen::is_checkmate(&pos) || (rules == Rules::Tsume && only_interpositions_left(&pos))
 }

@@ -31,16 +31,18 @@ mod double_count;
 mod expansion;
 mod hands;
 mod line;
+mod main_line;
 mod monitor;
 mod path;
 mod thresholds;
 mod value;
 
 pub use line::replays_as_mate;
+pub use main_line::MateLen;
 
 use dfpn::Search;
 
-use crate::config::{DoubleCount, SolverConfig};
+use crate::config::{DoubleCount, Rules, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::repetition_table::RepetitionTable;
 use crate::stack::StackGuard;
@@ -48,6 +50,11 @@ use crate::tt::{Table, UNBOUNDED};
 use shogi::{Color, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+/// The refinement of the main line (tsume rules) may spend this many times the nodes of the
+/// first proof, and at least `REFINE_BUDGET_MIN`.
+const REFINE_BUDGET_RATIO: u64 = 2;
+const REFINE_BUDGET_MIN: u64 = 2_000_000;
 
 pub struct Solver {
     config: SolverConfig,
@@ -128,6 +135,7 @@ impl Solver {
             repetitions: &mut self.repetitions,
             double_count: self.config.double_count,
             rules: self.config.rules,
+            futility_tests: false,
             max_ply,
             attacker,
             nodes: 0,
@@ -140,6 +148,8 @@ impl Solver {
             stop,
             progress,
             aborted: false,
+            stopped: false,
+            cap: None,
             root_value: (1, 1),
             guard: StackGuard::here(),
             path: Vec::with_capacity(max_ply as usize + 1),
@@ -152,29 +162,33 @@ impl Solver {
         search.enter(&root);
         let value = search.prove(&mut root, max_ply);
         let mut depth_limited = false;
+        let (mut main_line, mut proven_shortest) = (false, false);
         let outcome = if search.aborted {
             Outcome::Timeout
         } else if value.pn == 0 {
-            let mut shortest = value.len;
-            let mut settled = true;
-            while !self.config.any_mate && shortest >= 2 && !search.aborted {
-                let bound = shortest - 2;
-                let shorter = search.prove(&mut root, bound);
-                if shorter.pn != 0 {
-                    // A disproof that ended at the stack guard does not cover the bound.
-                    settled = shorter.depth >= bound;
-                    break;
-                }
-                shortest = shorter.len;
-            }
-            let exact = if search.aborted || self.config.any_mate || !settled {
+            let line = if self.config.any_mate {
                 None
+            } else if self.config.rules == Rules::Tsume {
+                let budget =
+                    REFINE_BUDGET_MIN.max(search.nodes.saturating_mul(REFINE_BUDGET_RATIO));
+                search.main_line(&mut root, budget).map(|l| {
+                    debug_assert_eq!(l.len.plies as usize, l.moves.len());
+                    (l.moves, l.proven_shortest)
+                })
             } else {
-                search.exact_line(&mut root, shortest)
+                search.shortest_pure_line(&mut root, value.len).map(|pv| (pv, true))
             };
-            match exact.or_else(|| search.principal_variation(&mut root)) {
-                Some(pv) => Outcome::Mate(pv),
-                None => Outcome::Timeout,
+            match line {
+                Some((pv, shortest))
+                    if replays_as_mate(&root, &pv, attacker, self.config.rules) =>
+                {
+                    (main_line, proven_shortest) = (true, shortest);
+                    Outcome::Mate(pv)
+                }
+                _ => match search.principal_variation(&mut root) {
+                    Some(pv) => Outcome::Mate(pv),
+                    None => Outcome::Timeout,
+                },
             }
         } else if value.depth == UNBOUNDED {
             Outcome::NoMate
@@ -196,7 +210,15 @@ impl Solver {
             root_pn: value.pn,
             root_dn: value.dn,
         });
-        SolveResult { outcome, nodes, elapsed: start.elapsed(), depth_limited }
+        SolveResult {
+            outcome,
+            nodes,
+            elapsed: start.elapsed(),
+            depth_limited,
+            main_line,
+            proven_shortest,
+            expansions: search.visits,
+        }
     }
 }
 

@@ -9,6 +9,11 @@ use std::time::{Duration, Instant};
 const GC_HASHFULL: u32 = 900;
 
 impl Search<'_> {
+    fn stop_all(&mut self) {
+        self.aborted = true;
+        self.stopped = true;
+    }
+
     /// Polls stop, limits and progress once every 1,024 nodes. (Testing `nodes % 1024 == 0`
     /// would miss most polls: one expansion adds many nodes at once.)
     pub(super) fn check_limits(&mut self) {
@@ -17,6 +22,10 @@ impl Search<'_> {
         }
         self.next_check = self.nodes + 1024;
         if self.stop.load(Ordering::Relaxed) || self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stop_all();
+            return;
+        }
+        if self.cap.is_some_and(|c| self.nodes >= c) {
             self.aborted = true;
             return;
         }
@@ -28,7 +37,7 @@ impl Search<'_> {
         }
         let now = Instant::now();
         if self.limits.time.is_some_and(|t| now.duration_since(self.start) >= t) {
-            self.aborted = true;
+            self.stop_all();
             return;
         }
         if now >= self.next_report {

@@ -10,7 +10,7 @@ use super::info::{millis, nps, progress_info};
 use super::output::Output;
 use super::program::{Hold, Plan, Timing};
 use super::worker::SearchBackend;
-use crate::config::SolverConfig;
+use crate::config::{Rules, SolverConfig};
 use crate::mate_line::{moves_to_usi, root_defends, verify_mate_line};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::search::Solver;
@@ -89,6 +89,8 @@ impl SearchBackend for MateBackend {
 /// A running df-pn search, as the loop keeps it.
 pub struct MateSearch {
     pub root: Position,
+    /// The rules the answer follows (for the rules check of the line).
+    pub rules: Rules,
     pub stop: Arc<AtomicBool>,
     /// The table fill of the last report, for the final `info` line.
     pub hashfull: u32,
@@ -96,22 +98,22 @@ pub struct MateSearch {
 
 impl MateSearch {
     /// A search of `root` within `limits`: the loop's half and the search thread's half.
-    pub fn start(root: &Position, limits: Limits) -> (MateSearch, MateJob) {
+    pub fn start(root: &Position, limits: Limits, rules: Rules) -> (MateSearch, MateJob) {
         let stop = Arc::new(AtomicBool::new(false));
-        let search = MateSearch { root: root.clone(), stop: Arc::clone(&stop), hashfull: 0 };
+        let search = MateSearch { root: root.clone(), rules, stop: Arc::clone(&stop), hashfull: 0 };
         (search, MateJob { pos: Box::new(root.clone()), limits, stop })
     }
 
     /// The plan of `go mate`: answered as soon as it ends, which is on its own when it has a
     /// limit; the time counts from when the solver starts (after any table allocation).
-    pub fn plan(root: &Position, limits: Limits) -> Plan<MateSearch, MateJob> {
+    pub fn plan(root: &Position, limits: Limits, rules: Rules) -> Plan<MateSearch, MateJob> {
         let timing = Timing {
             hold: Hold::No,
             deadline: None,
             time_after_start: limits.time,
             finite: limits.time.is_some() || limits.nodes.is_some(),
         };
-        let (search, job) = MateSearch::start(root, limits);
+        let (search, job) = MateSearch::start(root, limits, rules);
         Plan { search, job, timing }
     }
 
@@ -141,7 +143,7 @@ impl MateSearch {
             self.hashfull
         );
         if let Outcome::Mate(moves) = &r.outcome {
-            if let Err(e) = verify_mate_line(&self.root, moves) {
+            if let Err(e) = verify_mate_line(&self.root, moves, self.rules) {
                 out.info_string(&format!(
                     "warning: the search's mate line fails the rules check: {e}"
                 ))?;
@@ -166,7 +168,14 @@ impl MateSearch {
                 out.info_string("the side to move is already mated")?;
                 out.send("checkmate nomate")
             }
-            Outcome::Mate(moves) => out.send(&format!("checkmate {}", moves_to_usi(moves))),
+            Outcome::Mate(moves) => {
+                if !r.main_line {
+                    out.info_string("the line is one line of the proof, not the main line")?;
+                } else if !r.proven_shortest {
+                    out.info_string("main line of the mates found; no shorter mate was ruled out")?;
+                }
+                out.send(&format!("checkmate {}", moves_to_usi(moves)))
+            }
             Outcome::NoMate => out.send("checkmate nomate"),
             Outcome::Timeout => {
                 if r.depth_limited {

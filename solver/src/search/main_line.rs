@@ -1,0 +1,464 @@
+//! The main line under the rules in force: the answer a composer publishes.
+//!
+//! df-pn proves that a mate exists; its proof says little about lengths (a proof found through
+//! a transposition or a superior hand holds a line that is neither the attacker's shortest nor
+//! the defender's longest). The main line is computed afterwards, from the proven positions
+//! the table holds:
+//! - an AND node's value is its longest counted defence: every evasion but the futile
+//!   interpositions (tsume rules), each of which must be proven (a lost proof is searched
+//!   again); with no counted evasion it is mated here, in 0 plies;
+//! - an OR node's value is its shortest proven check;
+//! - ties: at both kinds of node the line that leaves the attacker fewer pieces in hand wins
+//!   (the main line ends with none; a defence of equal length that ends with pieces left is
+//!   the flaw 変同駒余り, not the main line).
+//!
+//! These values are upper bounds of the true ones (each is a real strategy of the attacker).
+//! **Refinement** then looks for shorter mates where they matter, along the main line, from
+//! its end (short, cheap questions) to the root: at each OR node of value `v`, every other
+//! check is asked "is there a mate within `v - 2` plies?" by a bounded df-pn with a node cap.
+//! A shorter mate found changes the main line, which is computed again and refined again. When
+//! every such question was settled the length is the proven shortest: an AND node's value is
+//! then exact because its main-line child is exact and no other child's upper bound exceeds it,
+//! an OR node's because no other check mates sooner. When a cap or the budget cut a question
+//! short, the line is still the main line of the mates known, and is reported as not proven
+//! shortest.
+
+use super::children::Child;
+use super::dfpn::Search;
+use super::expansion::{blocking_squares, is_block};
+use super::value::Value;
+use crate::config::Rules;
+use crate::repetition_table::RepetitionTable;
+use crate::tt::NodeId;
+use shogi::{Hand, Move, MoveList, PieceKind, Position};
+use std::collections::{HashMap, HashSet};
+
+/// A mate's length under the rules in force, and the pieces the attacker holds at its end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MateLen {
+    pub plies: u16,
+    pub leftover: u8,
+}
+
+impl MateLen {
+    fn after_move(self) -> MateLen {
+        MateLen { plies: self.plies.saturating_add(1), leftover: self.leftover }
+    }
+    /// The attacker's preference: shorter, then fewer pieces left.
+    fn attacker_prefers(self, other: MateLen) -> bool {
+        (self.plies, self.leftover) < (other.plies, other.leftover)
+    }
+    /// The defender's preference: longer, then fewer pieces left to the attacker.
+    fn defender_prefers(self, other: MateLen) -> bool {
+        self.plies > other.plies || (self.plies == other.plies && self.leftover < other.leftover)
+    }
+}
+
+/// The main line and what is known of it.
+#[derive(Clone, Debug)]
+pub(super) struct MainLine {
+    pub(super) moves: Vec<Move>,
+    pub(super) len: MateLen,
+    /// Every question of the refinement was settled: no shorter mate exists.
+    pub(super) proven_shortest: bool,
+}
+
+/// Node caps of the questions the main line asks.
+const REPROVE_CAP: u64 = 200_000;
+/// 99 % of the futile interpositions of 図巧1 are proven within 1,500 nodes; a test that is not
+/// settled by the cap counts the interposition as a defence.
+const FUTILITY_CAP: u64 = 5_000;
+const SHORTER_CAP: u64 = 200_000;
+
+#[derive(Copy, Clone, Debug)]
+struct Known {
+    len: Option<MateLen>,
+    best: Move,
+}
+
+/// The values computed so far, by position key (hands included); positions whose value rests
+/// on a repetition of the path they were reached by are not kept.
+#[derive(Default)]
+pub(super) struct LineMemo {
+    known: HashMap<u64, Known>,
+    /// Values that rest on a repetition, by the hash of the exact path they hold for.
+    by_path: HashMap<u64, Known>,
+    /// Futility tests settled or cut short, by the key of the tested position.
+    futile: HashMap<u64, bool>,
+    /// Bumped whenever a value rests on a repetition of the current path.
+    repetitions_met: u64,
+}
+
+impl Search<'_> {
+    /// The main line from `root` (proven to mate), refined within `budget` nodes.
+    pub(super) fn main_line(&mut self, root: &mut Position, budget: u64) -> Option<MainLine> {
+        let base = self.path.len();
+        let end = self.nodes.saturating_add(budget);
+        let mut memo = LineMemo::default();
+        let mut asked: HashSet<(u64, u16)> = HashSet::new();
+        let mut settled = true;
+        loop {
+            let len = self.line_value(root, &mut memo)?;
+            let (moves, positions) = self.read_line(root, &memo, len)?;
+            if self.stopped {
+                return Some(MainLine { moves, len, proven_shortest: false });
+            }
+            // The OR nodes of the line, from the end.
+            let mut shortened = None;
+            for i in (0..moves.len()).rev() {
+                let (key, value) = positions[i];
+                if i % 2 == 1 || !asked.insert((key, value.plies)) {
+                    continue;
+                }
+                if self.nodes >= end {
+                    settled = false;
+                    break;
+                }
+                let mut pos = root.clone();
+                for &m in &moves[..i] {
+                    pos.make_move(m);
+                    self.enter(&pos);
+                }
+                let found = self.shorter_check(&mut pos, moves[i], value, end);
+                self.truncate_path(base);
+                match found {
+                    Shorter::Found => {
+                        shortened = Some(i);
+                        break;
+                    }
+                    Shorter::None => {}
+                    Shorter::Unsettled => settled = false,
+                }
+                if self.stopped {
+                    return Some(MainLine { moves, len, proven_shortest: false });
+                }
+            }
+            match shortened {
+                None => return Some(MainLine { moves, len, proven_shortest: settled }),
+                Some(i) => {
+                    // The values above the shortened node are stale: forget them.
+                    for (key, _) in &positions[..=i] {
+                        memo.known.remove(key);
+                    }
+                    memo.by_path.clear();
+                }
+            }
+        }
+    }
+
+    /// Asks every check of the OR node `pos` but `played` whether it mates within
+    /// `value - 2` plies.
+    fn shorter_check(
+        &mut self,
+        pos: &mut Position,
+        played: Move,
+        value: MateLen,
+        end: u64,
+    ) -> Shorter {
+        if value.plies < 3 {
+            return Shorter::None;
+        }
+        let bound = value.plies - 2;
+        let mut moves = MoveList::new();
+        self.node_moves(pos, &mut moves);
+        let mut result = Shorter::None;
+        for &mv in moves.iter() {
+            if mv == played {
+                continue;
+            }
+            let cap = SHORTER_CAP.min(end.saturating_sub(self.nodes)).max(1);
+            pos.make_move(mv);
+            self.enter(pos);
+            let v =
+                if self.is_repetition() { None } else { self.prove_within_tsume(pos, bound, cap) };
+            self.leave();
+            pos.unmake_move();
+            match v {
+                Some(v) if v.is_proven() => {
+                    return Shorter::Found;
+                }
+                Some(v) if v.depth >= bound => {}
+                _ => result = Shorter::Unsettled,
+            }
+            if self.stopped {
+                return Shorter::Unsettled;
+            }
+        }
+        result
+    }
+
+    /// Runs df-pn on `pos` (the end of the path) with `depth` plies, for at most `cap` nodes.
+    /// `None` when the cap or a limit cut it short.
+    pub(super) fn prove_within(
+        &mut self,
+        pos: &mut Position,
+        depth: u16,
+        cap: u64,
+    ) -> Option<Value> {
+        if self.stopped {
+            return None;
+        }
+        let saved = self.cap;
+        self.cap = Some(self.nodes.saturating_add(cap));
+        let v = self.prove(pos, depth);
+        self.cap = saved;
+        if self.aborted {
+            if !self.stopped {
+                self.aborted = false;
+            }
+            return None;
+        }
+        Some(v)
+    }
+
+    /// As [`Search::prove_within`], for a question of length under the rules in force: under
+    /// tsume rules an interposition whose futility test is mated does not count against the
+    /// bound. (The proof of a mate's existence does without the tests: they cost more than
+    /// they save there; 図巧1 took four times the nodes.)
+    fn prove_within_tsume(&mut self, pos: &mut Position, depth: u16, cap: u64) -> Option<Value> {
+        let saved = self.futility_tests;
+        self.futility_tests = self.rules == Rules::Tsume;
+        let v = self.prove_within(pos, depth, cap);
+        self.futility_tests = saved;
+        v
+    }
+
+    /// Whether the table (or a short search) proves the position at the end of the path.
+    fn proven_here(&mut self, pos: &mut Position, cap: u64) -> bool {
+        let hand = self.attacker_hand(pos);
+        if self.table.lookup(pos.board_key(), hand, crate::tt::UNBOUNDED).is_some_and(|k| k.pn == 0)
+        {
+            return true;
+        }
+        let depth = self.unbounded_depth(self.path.len());
+        self.prove_within(pos, depth, cap).is_some_and(|v| v.is_proven())
+    }
+
+    /// Whether the interposition `mv` at the AND node `pos` is futile (無駄合).
+    ///
+    /// **Definition.** An interposition (a drop, or a move of a piece other than the king,
+    /// onto a square between a long-range checker and the king) is futile when the checker
+    /// can take the interposed piece and the *futility test* position is mated: the checker on
+    /// that square, the piece back in the defender's hand (see
+    /// [`super::children::Edge::Futility`]), a rook or bishop promoting when it can.
+    ///
+    /// **Why.** Composers call an interposition futile when the attacker takes it and mates
+    /// without using the piece: it only delays the mate. The test position is exactly that:
+    /// the node as it would be had the checker come nearer, with nothing gained by the
+    /// attacker and nothing lost by the defender. One that the checker cannot take, or whose
+    /// piece the attacker needs (the test position lacks it), is a real defence (中合) and
+    /// counts with its own length.
+    ///
+    /// **Known limits.** The length of the mate after the capture is not compared: an
+    /// interposition taken and mated without its piece, but by a longer mate than the other
+    /// defences allow, is still futile here. (Requiring the test to be mated within the other
+    /// defences' length matched fewer published answers of 将棋図巧: 58 of 95, against 67.)
+    /// Only the checker's capture is tried; an interposition answered by another piece's
+    /// capture counts as a defence. A test not settled within its node cap counts the
+    /// interposition.
+    pub(super) fn is_futile(
+        &mut self,
+        pos: &mut Position,
+        mv: Move,
+        cache: Option<&mut HashMap<u64, bool>>,
+    ) -> bool {
+        let Some(edge) = self.futility_edge(pos, mv) else { return false };
+        let test = Child {
+            mv,
+            edge,
+            id: NodeId::default(),
+            value: Value::unknown(1, 1, Hand::EMPTY),
+            group: 0,
+            gate: None,
+            estimated: false,
+        };
+        if !self.play(pos, &test) {
+            return false;
+        }
+        self.enter(pos);
+        let key = pos.key();
+        let futile = match cache.as_ref().and_then(|c| c.get(&key)) {
+            Some(&f) => f,
+            None => {
+                let f = !self.is_repetition() && self.proven_here(pos, FUTILITY_CAP);
+                if let Some(c) = cache {
+                    c.insert(key, f);
+                }
+                f
+            }
+        };
+        self.leave();
+        self.unplay(pos, &test);
+        futile
+    }
+
+    /// The value of `pos` (the end of the path) under the rules: see the module comment.
+    /// `None` when it cannot be shown proven (a repetition, a lost proof, a limit).
+    fn line_value(&mut self, pos: &mut Position, memo: &mut LineMemo) -> Option<MateLen> {
+        let key = pos.key();
+        if let Some(k) = memo.by_path.get(&self.path_hash()).or_else(|| memo.known.get(&key)) {
+            return k.len;
+        }
+        let ply = self.path.len();
+        if self.stopped || self.guard.exhausted(ply) {
+            return None;
+        }
+        let repetitions_before = memo.repetitions_met;
+        let or_node = pos.side_to_move() == self.attacker;
+        let mut list = MoveList::new();
+        self.node_moves(pos, &mut list);
+        let moves: Vec<Move> = list.iter().copied().collect();
+        let mut best: Option<(MateLen, Move)> = None;
+        if or_node {
+            // The checks with the shortest proof the table holds (refinement finds the others);
+            // of those, the one whose line leaves the attacker fewest pieces.
+            let mut shortest = self.shortest_proven_checks(pos, &moves, memo);
+            if shortest.is_empty() {
+                // The table lost the proofs below this node: prove it again.
+                let depth = self.unbounded_depth(ply);
+                if self.prove_within(pos, depth, REPROVE_CAP).is_some_and(|v| v.is_proven()) {
+                    shortest = self.shortest_proven_checks(pos, &moves, memo);
+                }
+            }
+            for (_, mv) in shortest {
+                pos.make_move(mv);
+                self.enter(pos);
+                let v = self.line_value(pos, memo);
+                self.leave();
+                pos.unmake_move();
+                if let Some(v) = v.map(MateLen::after_move) {
+                    if best.is_none_or(|(b, _)| v.attacker_prefers(b)) {
+                        best = Some((v, mv));
+                    }
+                }
+            }
+        } else {
+            let blocks = blocking_squares(pos);
+            let is_interposition =
+                |mv: Move| blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
+            let tsume = self.rules == Rules::Tsume;
+            let mut defended = true;
+            for &mv in &moves {
+                if tsume && is_interposition(mv) && self.is_futile(pos, mv, Some(&mut memo.futile))
+                {
+                    continue;
+                }
+                pos.make_move(mv);
+                self.enter(pos);
+                let v = if self.is_repetition() {
+                    memo.repetitions_met += 1;
+                    None
+                } else if self.proven_here(pos, REPROVE_CAP) {
+                    self.line_value(pos, memo)
+                } else {
+                    None
+                };
+                self.leave();
+                pos.unmake_move();
+                let Some(v) = v.map(MateLen::after_move) else {
+                    defended = false;
+                    break;
+                };
+                if best.is_none_or(|(b, _)| v.defender_prefers(b)) {
+                    best = Some((v, mv));
+                }
+            }
+            if !defended {
+                best = None;
+            } else if best.is_none() {
+                // Mated here: no evasion, or only futile interpositions.
+                let leftover = hand_size(pos.hand(self.attacker));
+                best = Some((MateLen { plies: 0, leftover }, Move::NULL));
+            }
+        }
+        let len = best.map(|(v, _)| v);
+        if !self.stopped {
+            let known = Known { len, best: best.map_or(Move::NULL, |(_, m)| m) };
+            if memo.repetitions_met == repetitions_before {
+                memo.known.insert(key, known);
+            } else {
+                memo.by_path.insert(self.path_hash(), known);
+            }
+        }
+        len
+    }
+
+    /// The checks of the OR node `pos` with the shortest proof the table holds.
+    fn shortest_proven_checks(
+        &mut self,
+        pos: &mut Position,
+        checks: &[Move],
+        memo: &mut LineMemo,
+    ) -> Vec<(u16, Move)> {
+        let mut shortest: Vec<(u16, Move)> = Vec::new();
+        for &mv in checks {
+            pos.make_move(mv);
+            self.enter(pos);
+            let len = if self.is_repetition() {
+                memo.repetitions_met += 1;
+                None
+            } else {
+                self.proof_len_in_table(pos)
+            };
+            self.leave();
+            pos.unmake_move();
+            if let Some(len) = len {
+                match shortest.first() {
+                    Some(&(l, _)) if len > l => {}
+                    Some(&(l, _)) if len < l => shortest = vec![(len, mv)],
+                    _ => shortest.push((len, mv)),
+                }
+            }
+        }
+        shortest
+    }
+
+    /// The length of the proof the table holds for `pos`, if it holds one.
+    fn proof_len_in_table(&self, pos: &Position) -> Option<u16> {
+        let hand = self.attacker_hand(pos);
+        let known = self.table.lookup(pos.board_key(), hand, crate::tt::UNBOUNDED)?;
+        (known.pn == 0).then_some(known.len)
+    }
+
+    /// The line the memo's best moves make from `root`, with each position's key and value
+    /// before its move. `None` if the memo lost part of it.
+    fn read_line(
+        &mut self,
+        root: &Position,
+        memo: &LineMemo,
+        len: MateLen,
+    ) -> Option<(Vec<Move>, LineNodes)> {
+        let mut pos = root.clone();
+        let mut moves = Vec::with_capacity(len.plies as usize);
+        let mut positions = Vec::with_capacity(len.plies as usize);
+        let mut path_hash = self.path_hash();
+        for _ in 0..len.plies {
+            let k = memo.by_path.get(&path_hash).or_else(|| memo.known.get(&pos.key()))?;
+            let value = k.len?;
+            if k.best == Move::NULL {
+                break;
+            }
+            positions.push((pos.key(), value));
+            moves.push(k.best);
+            pos.make_move(k.best);
+            path_hash = RepetitionTable::extend(path_hash, pos.key());
+        }
+        Some((moves, positions))
+    }
+}
+
+/// The key and value of each position of a line, before its move.
+type LineNodes = Vec<(u64, MateLen)>;
+
+/// How a search for a shorter mate ended.
+enum Shorter {
+    Found,
+    /// Every other check was refuted within the bound.
+    None,
+    /// Some question was cut short.
+    Unsettled,
+}
+
+fn hand_size(hand: Hand) -> u8 {
+    PieceKind::HAND.iter().map(|&k| hand.count(k)).sum::<u32>().min(u8::MAX as u32) as u8
+}

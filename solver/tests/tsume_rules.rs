@@ -1,0 +1,98 @@
+//! Tsume rules (詰将棋ルール): futile interpositions (無駄合) do not count, the main line is the
+//! defender's longest resistance against the shortest mate, and answers match the lengths
+//! composers publish. Pure rules count every interposition.
+
+use shogi::{Move, Position};
+use solver::mate_line::verify_mate_line;
+use solver::{stack, Limits, Outcome, Rules, SolveResult, Solver, SolverConfig};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+fn position(sfen: &str) -> Position {
+    Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+}
+
+fn solve(sfen: &str, rules: Rules) -> SolveResult {
+    let pos = position(sfen);
+    stack::run_on_search_thread("test", move || {
+        let mut solver =
+            Solver::new(SolverConfig { hash_mb: 64, rules, ..SolverConfig::default() });
+        let limits = Limits { time: Some(Duration::from_secs(60)), nodes: None };
+        solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The line of a mate, checked by the rules alone (the tsume ending included).
+fn mate_line(sfen: &str, r: &SolveResult, rules: Rules) -> Vec<Move> {
+    let Outcome::Mate(line) = &r.outcome else { panic!("{sfen}: {:?}", r.outcome) };
+    if let Err(e) = verify_mate_line(&position(sfen), line, rules) {
+        panic!("{sfen}: {e}: {line:?}");
+    }
+    line.clone()
+}
+
+/// A rook check along the first file against a king whose only defence is to drop pawns in
+/// the way: the knight on 2d guards 1b and the gold on 3b the king's other squares, so each
+/// pawn is taken by the rook and the king is mated all the same. Under pure rules White drops
+/// its two pawns (1 + 2 + 2 plies); under tsume rules they are futile and the mate is the
+/// check itself.
+const FUTILE: &str = "8k/6G2/9/7N1/9/9/9/9/R8 b 2p 1";
+
+#[test]
+fn futile_interpositions_do_not_count() {
+    let pure = solve(FUTILE, Rules::Pure);
+    assert_eq!(mate_line(FUTILE, &pure, Rules::Pure).len(), 5);
+    let tsume = solve(FUTILE, Rules::Tsume);
+    let line = mate_line(FUTILE, &tsume, Rules::Tsume);
+    assert_eq!(line.len(), 1, "{line:?}");
+    assert!(tsume.main_line);
+    // The answer is not checkmate under pure rules: only the pawn drops remain.
+    assert!(verify_mate_line(&position(FUTILE), &line, Rules::Pure).is_err());
+}
+
+/// The same without the knight: a pawn dropped on 1b, next to the king, cannot be taken by
+/// the rook (the king takes back). That interposition (中合) is a real defence and there is no
+/// mate, under either rules: calling it futile would answer a false mate.
+const MEANINGFUL: &str = "8k/6G2/9/9/9/9/9/9/R8 b 2p 1";
+
+#[test]
+fn an_interposition_that_refutes_is_never_futile() {
+    assert_eq!(solve(MEANINGFUL, Rules::Pure).outcome, Outcome::NoMate);
+    assert_eq!(solve(MEANINGFUL, Rules::Tsume).outcome, Outcome::NoMate);
+}
+
+/// 図巧1 (69 plies): at ply 14 the defender's rook interposition on 2e is taken and taken back
+/// (△２五飛 ▲同飛 △同桂), and the mate after it is longer than without it: the piece changes
+/// the mate, so the interposition counts, as in the published answer.
+#[test]
+fn an_interposition_that_changes_the_mate_counts() {
+    let root = "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1";
+    let r = solve(root, Rules::Tsume);
+    let line = mate_line(root, &r, Rules::Tsume);
+    assert_eq!(line.len(), 69, "{line:?}");
+    assert_eq!(line[13].to_string(), "R*2e", "{line:?}");
+    assert!(r.main_line);
+}
+
+/// Short problems of 将棋図巧 with their published (tsume-rule) lengths.
+#[test]
+fn short_zukou_problems_have_their_published_lengths() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../problems/edo_zukou.sfen"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    for id in ["zukou-002", "zukou-005", "zukou-036", "zukou-085", "zukou-092"] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!("# {id} ")))
+            .unwrap_or_else(|| panic!("{id} missing"));
+        let (sfen, tail) = line.split_once(" # ").unwrap_or_else(|| panic!("{line}"));
+        let want: usize = tail
+            .split_whitespace()
+            .nth(1)
+            .and_then(|a| a.trim_end_matches('?').parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        let r = solve(sfen, Rules::Tsume);
+        assert_eq!(mate_line(sfen, &r, Rules::Tsume).len(), want, "{id}");
+    }
+}
