@@ -154,6 +154,29 @@ impl Position {
         self.state.pinned
     }
     /// The move that led to this position, `NULL` at the root of the history.
+    /// The board key after the legal move `m`, without making it (to prefetch a table entry).
+    #[inline]
+    pub fn board_key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let to = m.to();
+        let mut key = self.state.board_key ^ zobrist::side();
+        match m.dropped() {
+            Some(kind) => key ^= zobrist::piece_square(Piece::new(us, kind), to),
+            None => {
+                let from = m.from();
+                let piece = self.board[from.index()];
+                let captured = self.board[to.index()];
+                if !captured.is_empty() {
+                    key ^= zobrist::piece_square(captured, to);
+                }
+                let moved =
+                    if m.is_promotion() { Piece::new(us, piece.kind().promote()) } else { piece };
+                key ^= zobrist::piece_square(piece, from) ^ zobrist::piece_square(moved, to);
+            }
+        }
+        key
+    }
+
     /// The piece the last move captured (`Piece::EMPTY` if none).
     pub fn last_captured(&self) -> Piece {
         self.state.captured

@@ -563,6 +563,14 @@ fn check_position(p: &mut Position) -> Result<(), TestCaseError> {
         prop_assert_eq!(p.pinned(), pinned);
     }
 
+    // The board key after each move, computed without making it.
+    for &m in &legal_set {
+        let predicted = p.board_key_after(m);
+        p.make_move(m);
+        prop_assert_eq!(predicted, p.board_key(), "board_key_after {} in {}", m, sfen);
+        p.unmake_move();
+    }
+
     // Handing a piece to the other side, as the mate solver's futility test does.
     if let Some(kind) = PieceKind::HAND.into_iter().find(|&k| p.hand(us).count(k) > 0) {
         let hand_key = p.hand_key();

@@ -126,6 +126,27 @@ impl Table {
         b..b + BUCKET
     }
 
+    /// Starts loading the bucket of `board_key` into the cache, so that a lookup soon after
+    /// does not wait for memory (a third of the solver's time was that wait).
+    #[inline(always)]
+    pub fn prefetch(&self, board_key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let first = self.bucket(board_key).start;
+            let ptr = self.entries[first..].as_ptr().cast::<i8>();
+            // SAFETY: prefetching is a hint; the address is inside the table.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch(ptr, _MM_HINT_T0);
+                _mm_prefetch(ptr.add(64), _MM_HINT_T0);
+                _mm_prefetch(ptr.add(128), _MM_HINT_T0);
+                _mm_prefetch(ptr.add(192), _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = board_key;
+    }
+
     /// Looks up the board with the attacker holding `hand`, for a search that may still play
     /// `depth` plies: proofs longer than that and disproofs of a shallower search do not count.
     /// Of several proofs that answer, the shortest.

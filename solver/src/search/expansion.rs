@@ -135,6 +135,13 @@ impl Search<'_> {
     pub(super) fn activate(&mut self, pos: &mut Position, frame: &mut Frame, depth: u16) -> bool {
         let ply = self.path.len();
         let snda = self.double_count == DoubleCount::Snda;
+        // Ask for every bucket first, so that the lookups below overlap their memory waits.
+        for i in 0..frame.children.len() {
+            let c = &frame.children[i];
+            if !c.estimated && c.edge == Edge::Move && is_active(&frame.children, i) {
+                self.table.prefetch(pos.board_key_after(c.mv));
+            }
+        }
         let mut any = false;
         for i in 0..frame.children.len() {
             if frame.children[i].estimated || !is_active(&frame.children, i) {
