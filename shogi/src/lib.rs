@@ -27,6 +27,7 @@ pub use position::Position;
 pub use setup::{PositionError, Setup};
 pub use sfen::{FromSfenError, SfenError};
 pub mod declaration;
+pub mod mate1;
 pub mod perft;
 pub mod repetition;
 pub mod usi;

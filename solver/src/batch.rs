@@ -326,7 +326,10 @@ pub struct ProblemReport {
     pub outcome: &'static str,
     pub moves: Vec<String>,
     pub plies: Option<usize>,
+    /// Child positions made.
     pub nodes: u64,
+    /// Nodes expanded (the count shtsume and KomoringHeights report as nodes).
+    pub expansions: u64,
     pub time_ms: f64,
     pub matches_answer: Option<bool>,
     /// `match`, `mismatch`, `length_warning`, `unchecked` or `skipped`.
@@ -459,7 +462,10 @@ pub fn result_line(r: &ProblemReport) -> String {
             s.push(' ');
         }
     }
-    s.push_str(&format!("nodes={} time={:.1}ms", r.nodes, r.time_ms));
+    s.push_str(&format!(
+        "nodes={} expansions={} time={:.1}ms",
+        r.nodes, r.expansions, r.time_ms
+    ));
     if let Some(note) = &r.note {
         s.push_str(&format!(" [{note}]"));
     }
@@ -505,6 +511,7 @@ fn report_problem(
         moves,
         plies,
         nodes: r.nodes,
+        expansions: r.expansions,
         time_ms: (r.elapsed.as_secs_f64() * 1e6).round() / 1e3,
         matches_answer: verdict.matches(),
         verdict: verdict.name(),
@@ -864,7 +871,7 @@ mod tests {
         };
         let rep = report_problem("f.sfen", 3, &p, &r, Rules::Pure);
         assert_eq!(rep.verdict, "match");
-        assert_eq!(result_line(&rep), "m1 checkmate G*5b plies=1 nodes=12 time=1.5ms");
+        assert_eq!(result_line(&rep), "m1 checkmate G*5b plies=1 nodes=12 expansions=0 time=1.5ms");
         // A line that is not the proven main line says so.
         let first = SolveResult { main_line: false, ..r.clone() };
         assert!(result_line(&report_problem("f.sfen", 3, &p, &first, Rules::Pure))
@@ -888,7 +895,7 @@ mod tests {
         let rep = report_problem("f.sfen", 3, &p, &r, Rules::Pure);
         assert_eq!(
             result_line(&rep),
-            "m1 timeout nodes=7 time=10.0ms [mismatch: timeout, expected 1]"
+            "m1 timeout nodes=7 expansions=0 time=10.0ms [mismatch: timeout, expected 1]"
         );
     }
 
