@@ -11,7 +11,9 @@
 
 use crate::params::Params;
 pub use shogi::mate1::{is_mated, mate_in_1};
-use shogi::{attacks, movegen, Bitboard, Color, Move, MoveClass, MoveList, NonPromotions, Position};
+use shogi::{
+    attacks, movegen, Bitboard, Color, Move, MoveClass, MoveList, NonPromotions, Position,
+};
 use solver::{Limits, Outcome, Rules, Solver, SolverConfig};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -219,5 +221,4 @@ mod tests {
         });
         assert!(positions > 20_000 && mates > 1_000, "{positions} positions, {mates} mates");
     }
-
 }

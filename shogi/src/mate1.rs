@@ -198,7 +198,6 @@ pub fn is_mated(pos: &Position) -> bool {
     true
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,11 +205,13 @@ mod tests {
     #[test]
     fn finds_a_mate_in_one() {
         // Gold drop on 5b mates the bare king on 5a guarded by the pawn on 5c.
-        let mut pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap_or_else(|e| panic!("{e}"));
+        let mut pos =
+            Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap_or_else(|e| panic!("{e}"));
         let mut list = MoveList::new();
         let m = mate_in_1(&mut pos, &mut list).unwrap_or_else(|| panic!("no mate"));
         assert_eq!(m.to_string(), "G*5b");
-        let mut pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b G 1").unwrap_or_else(|e| panic!("{e}"));
+        let mut pos =
+            Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b G 1").unwrap_or_else(|e| panic!("{e}"));
         assert!(mate_in_1(&mut pos, &mut list).is_none());
     }
 

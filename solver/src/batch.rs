@@ -462,10 +462,7 @@ pub fn result_line(r: &ProblemReport) -> String {
             s.push(' ');
         }
     }
-    s.push_str(&format!(
-        "nodes={} expansions={} time={:.1}ms",
-        r.nodes, r.expansions, r.time_ms
-    ));
+    s.push_str(&format!("nodes={} expansions={} time={:.1}ms", r.nodes, r.expansions, r.time_ms));
     if let Some(note) = &r.note {
         s.push_str(&format!(" [{note}]"));
     }

@@ -96,3 +96,32 @@ fn short_zukou_problems_have_their_published_lengths() {
         assert_eq!(mate_line(sfen, &r, Rules::Tsume).len(), want, "{id}");
     }
 }
+
+/// A root in check (an AND node, 図巧75 after ▲５七金 △同玉 ▲５九香): the main line's shorter
+/// mates are looked for at the attacker's nodes, which are the odd plies here. cshogi's df-pn
+/// finds the defender mated within 10 plies and not within 8, and no interposition on the way
+/// is futile, so the answer is exactly 10 plies, proven shortest.
+#[test]
+fn a_root_in_check_gets_its_main_line() {
+    let sfen = "4l4/9/4n4/9/2Ss1n+p+B1/1p7/4k1+b2/2p6/2+p1LL3 w 2RG3g2s2nl14p 4";
+    let r = solve(sfen, Rules::Tsume);
+    assert_eq!(mate_line(sfen, &r, Rules::Tsume).len(), 10);
+    assert!(r.main_line && r.proven_shortest, "{r:?}");
+}
+
+/// 図巧43 (85 plies): the refinement meets questions answered "shorter" whose line does not get
+/// shorter (the table did not keep that proof). They are not asked again, and nothing else is
+/// open: the refinement must end there, not raise its cap for ever (it once looped without
+/// spending a node, deaf to the time limit).
+#[test]
+fn the_refinement_ends_when_only_doubtful_questions_are_left() {
+    let sfen = "p3l3+P/1s1l2p2/5+P3/gp3NPpp/+R1S2+bLg1/1+pkN3G1/3p1P3/2N1S2R1/N4+p2B b S3Pgl3p 1";
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(solve(sfen, Rules::Tsume));
+    });
+    let r = receive
+        .recv_timeout(Duration::from_secs(300))
+        .unwrap_or_else(|e| panic!("no answer within 300 s: {e}"));
+    assert_eq!(mate_line(sfen, &r, Rules::Tsume).len(), 85);
+}

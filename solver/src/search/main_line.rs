@@ -68,7 +68,12 @@ const REPROVE_CAP: u64 = 200_000;
 /// 99 % of the futile interpositions of 図巧1 are proven within 1,500 nodes; a test that is not
 /// settled by the cap counts the interposition as a defence.
 const FUTILITY_CAP: u64 = 5_000;
-const SHORTER_CAP: u64 = 200_000;
+/// The node cap of each question for a shorter mate, on the first pass along the line; each
+/// pass that settles nothing new asks the questions left open again with a cap this many times
+/// larger, so that no single hard question near the root uses up the budget before the easy
+/// ones are asked.
+const FIRST_QUESTION_CAP: u64 = 2_000;
+const QUESTION_CAP_GROWTH: u64 = 8;
 
 #[derive(Copy, Clone, Debug)]
 struct Known {
@@ -95,23 +100,40 @@ impl Search<'_> {
         let base = self.path.len();
         let end = self.nodes.saturating_add(budget);
         let mut memo = LineMemo::default();
-        let mut asked: HashSet<(u64, u16)> = HashSet::new();
-        let mut settled = true;
+        // Questions settled with no shorter mate, and the cap each unsettled one was cut at.
+        let mut settled: HashSet<(u64, u16)> = HashSet::new();
+        let mut tried: HashMap<(u64, u16), u64> = HashMap::new();
+        // Questions answered "shorter" whose line did not then get shorter (the table did not
+        // keep that proof): not asked again.
+        let mut repeated: HashSet<(u64, u16)> = HashSet::new();
+        let mut cap = FIRST_QUESTION_CAP;
         loop {
             let len = self.line_value(root, &mut memo)?;
             let (moves, positions) = self.read_line(root, &memo, len)?;
             if self.stopped {
                 return Some(MainLine { moves, len, proven_shortest: false });
             }
-            // The OR nodes of the line, from the end.
-            let mut shortened = None;
-            for i in (0..moves.len()).rev() {
-                let (key, value) = positions[i];
-                if i % 2 == 1 || !asked.insert((key, value.plies)) {
+            // The OR nodes of the line, from the end (short, cheap questions first).
+            // `unsettled`: a question cut at its cap, worth asking again with a larger one;
+            // `doubtful`: a question answered "shorter" that did not shorten the line.
+            let (mut shortened, mut unsettled, mut doubtful, mut spent) =
+                (None, false, false, false);
+            let or_parity = usize::from(root.side_to_move() != self.attacker);
+            for i in (0..moves.len()).rev().filter(|i| i % 2 == or_parity) {
+                let question = (positions[i].0, positions[i].1.plies);
+                if settled.contains(&question) {
+                    continue;
+                }
+                if repeated.contains(&question) {
+                    doubtful = true;
+                    continue;
+                }
+                if tried.get(&question).is_some_and(|&c| c >= cap) {
+                    unsettled = true;
                     continue;
                 }
                 if self.nodes >= end {
-                    settled = false;
+                    spent = true;
                     break;
                 }
                 let mut pos = root.clone();
@@ -119,28 +141,43 @@ impl Search<'_> {
                     pos.make_move(m);
                     self.enter(&pos);
                 }
-                let found = self.shorter_check(&mut pos, moves[i], value, end);
+                let question_cap = cap.min(end - self.nodes).max(1);
+                let found = self.shorter_check(&mut pos, moves[i], positions[i].1, question_cap);
                 self.truncate_path(base);
                 match found {
                     Shorter::Found => {
+                        repeated.insert(question);
                         shortened = Some(i);
                         break;
                     }
-                    Shorter::None => {}
-                    Shorter::Unsettled => settled = false,
+                    Shorter::None => {
+                        settled.insert(question);
+                    }
+                    Shorter::Unsettled => {
+                        tried.insert(question, cap);
+                        unsettled = true;
+                    }
                 }
                 if self.stopped {
                     return Some(MainLine { moves, len, proven_shortest: false });
                 }
             }
             match shortened {
-                None => return Some(MainLine { moves, len, proven_shortest: settled }),
                 Some(i) => {
                     // The values above the shortened node are stale: forget them.
                     for (key, _) in &positions[..=i] {
                         memo.known.remove(key);
                     }
                     memo.by_path.clear();
+                }
+                // Escalate while a larger cap can still settle something: once the cap covers
+                // the whole budget, asking again would only repeat the same searches.
+                None if unsettled && !spent && cap < budget => {
+                    cap = cap.saturating_mul(QUESTION_CAP_GROWTH)
+                }
+                None => {
+                    let proven_shortest = !unsettled && !doubtful && !spent;
+                    return Some(MainLine { moves, len, proven_shortest });
                 }
             }
         }
@@ -153,7 +190,7 @@ impl Search<'_> {
         pos: &mut Position,
         played: Move,
         value: MateLen,
-        end: u64,
+        cap: u64,
     ) -> Shorter {
         if value.plies < 3 {
             return Shorter::None;
@@ -166,7 +203,6 @@ impl Search<'_> {
             if mv == played {
                 continue;
             }
-            let cap = SHORTER_CAP.min(end.saturating_sub(self.nodes)).max(1);
             pos.make_move(mv);
             self.enter(pos);
             let v =
