@@ -153,7 +153,6 @@ impl Position {
     pub fn pinned(&self) -> Bitboard {
         self.state.pinned
     }
-    /// The move that led to this position, `NULL` at the root of the history.
     /// The board key after the legal move `m`, without making it (to prefetch a table entry).
     #[inline]
     pub fn board_key_after(&self, m: Move) -> u64 {
@@ -182,6 +181,7 @@ impl Position {
         self.state.captured
     }
 
+    /// The move that led to this position, `NULL` at the root of the history.
     pub fn last_move(&self) -> Move {
         self.state.last_move
     }

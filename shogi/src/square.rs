@@ -122,14 +122,6 @@ impl Square {
         Square::from_coords(self.file().0 as i32 + df, self.rank().0 as i32 + dr)
     }
 
-    /// The king-move distance to `other` (the larger of the file and rank distances).
-    #[inline]
-    pub const fn distance(self, other: Square) -> u8 {
-        let df = (self.file().0 as i32 - other.file().0 as i32).unsigned_abs();
-        let dr = (self.rank().0 as i32 - other.rank().0 as i32).unsigned_abs();
-        (if df > dr { df } else { dr }) as u8
-    }
-
     /// The square seen from the other side of the board (180° rotation).
     #[inline(always)]
     pub const fn rotate(self) -> Square {

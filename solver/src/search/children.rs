@@ -22,7 +22,7 @@
 use super::value::Value;
 use crate::pn::{PnDn, INF};
 use crate::tt::NodeId;
-use shogi::Move;
+use shogi::{Hand, Move};
 
 /// How a child position is reached from its parent.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -67,6 +67,12 @@ pub(super) struct Child {
 }
 
 impl Child {
+    /// A child not yet looked up or estimated.
+    pub(super) fn new(mv: Move, edge: Edge, gate: Option<Gate>) -> Child {
+        let value = Value::unknown(1, 1, Hand::EMPTY);
+        Child { mv, edge, id: NodeId::default(), value, group: 0, gate, estimated: false }
+    }
+
     pub(super) fn is_futility_test(&self) -> bool {
         matches!(self.edge, Edge::Futility { .. })
     }

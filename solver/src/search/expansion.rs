@@ -6,7 +6,7 @@ use super::hands::{and_proof_hand, saturate_held};
 use super::value::Value;
 use crate::config::DoubleCount;
 use crate::pn::PnDn;
-use crate::tt::{NodeId, UNBOUNDED};
+use crate::tt::UNBOUNDED;
 use shogi::movegen::{self, generate};
 use shogi::{
     attacks, Bitboard, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position, Square,
@@ -40,15 +40,7 @@ impl Search<'_> {
         let fails = if or_node { Opens::Disproven } else { Opens::Proven };
         let push = |children: &mut Vec<Child>, mv: Move, edge: Edge, gate: Option<Gate>| {
             let index = children.len() as u16;
-            children.push(Child {
-                mv,
-                edge,
-                id: NodeId::default(),
-                value: Value::unknown(1, 1, Hand::EMPTY),
-                group: 0,
-                gate,
-                estimated: false,
-            });
+            children.push(Child::new(mv, edge, gate));
             index
         };
         // Promotions and everything else first, so that gates point backwards.

@@ -29,8 +29,7 @@ use super::expansion::{blocking_squares, is_block};
 use super::value::Value;
 use crate::config::Rules;
 use crate::repetition_table::RepetitionTable;
-use crate::tt::NodeId;
-use shogi::{Hand, Move, MoveList, PieceKind, Position};
+use shogi::{Move, MoveList, Position};
 use std::collections::{HashMap, HashSet};
 
 /// A mate's length under the rules in force, and the pieces the attacker holds at its end.
@@ -299,15 +298,7 @@ impl Search<'_> {
         cache: Option<&mut HashMap<u64, bool>>,
     ) -> bool {
         let Some(edge) = self.futility_edge(pos, mv) else { return false };
-        let test = Child {
-            mv,
-            edge,
-            id: NodeId::default(),
-            value: Value::unknown(1, 1, Hand::EMPTY),
-            group: 0,
-            gate: None,
-            estimated: false,
-        };
+        let test = Child::new(mv, edge, None);
         if !self.play(pos, &test) {
             return false;
         }
@@ -403,7 +394,7 @@ impl Search<'_> {
                 best = None;
             } else if best.is_none() {
                 // Mated here: no evasion, or only futile interpositions.
-                let leftover = hand_size(pos.hand(self.attacker));
+                let leftover = pos.hand(self.attacker).total().min(u8::MAX.into()) as u8;
                 best = Some((MateLen { plies: 0, leftover }, Move::NULL));
             }
         }
@@ -493,8 +484,4 @@ enum Shorter {
     None,
     /// Some question was cut short.
     Unsettled,
-}
-
-fn hand_size(hand: Hand) -> u8 {
-    PieceKind::HAND.iter().map(|&k| hand.count(k)).sum::<u32>().min(u8::MAX as u32) as u8
 }
