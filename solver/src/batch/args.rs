@@ -1,0 +1,130 @@
+//! Options of `tsumugi-mate solve`.
+
+use crate::config::{DoubleCount, Rules, SolverConfig};
+use std::path::PathBuf;
+
+/// Options of `tsumugi-mate solve`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SolveArgs {
+    /// Problem files: `<sfen> # <id> <answer>` lines, plain SFEN, `sfen ...` or `position ...`.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Time limit per problem in milliseconds (0 = none).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub time_ms: u64,
+    /// Node limit per problem (0 = none).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub nodes: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = SolverConfig::default().hash_mb,
+          value_parser = parse_hash)]
+    pub hash: usize,
+    /// How children likely to share a subtree are counted: off, simple or snda.
+    #[arg(long, value_name = "MODE", default_value = "simple", value_parser = parse_double_count)]
+    pub double_count: DoubleCount,
+    /// Which mate is the answer: `tsume` (tsume-shogi rules: futile interpositions do not
+    /// count) or `pure` (every interposition counts).
+    #[arg(long, value_name = "RULES", default_value = "tsume", value_parser = parse_rules)]
+    pub rules: Rules,
+    /// Report the first mate found, not the main line (faster; the line is one line of the
+    /// proof, in which the defender need not resist longest).
+    #[arg(long)]
+    pub any_mate: bool,
+    /// The deepest ply searched; a problem with no mate found within it is a timeout.
+    #[arg(long, value_name = "PLIES", default_value_t = crate::stack::MAX_PLY,
+          value_parser = clap::value_parser!(u16).range(1..=crate::stack::MAX_PLY as i64))]
+    pub depth_limit: u16,
+    /// Print a JSON report on stdout instead of result lines.
+    #[arg(long, conflicts_with = "jsonl")]
+    pub json: bool,
+    /// Print one JSON object per problem on stdout as it is answered (in file order), instead
+    /// of result lines; the summary goes to stderr. Outputs of shards merge by concatenation.
+    #[arg(long)]
+    pub jsonl: bool,
+    /// Problems solved at once, each on its own thread with its share of `--hash`
+    /// (default: one per core). Results are printed in file order.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+    /// Solve only shard K of N: the K-th of every N problems (K from 1), so that N processes
+    /// (a Slurm job array, GNU parallel) share a file. Bad lines are reported by their shard.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Compare with the answers; exit 1 on any mismatch or bad line.
+    #[arg(long)]
+    pub check: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Also write `<id> <moves>` / `<id> nomate` / `<id> timeout` lines to this file (the
+    /// format of `../shared/tools/usi_mate_batch.py --out`, read by `verify_mates.py`).
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+}
+
+/// `--shard K/N`: the problems whose index (from 0, over all files) is K − 1 modulo N.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K − 1.
+    pub index: usize,
+    /// N.
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("bad shard {text:?}: expected K/N with 1 <= K <= N, e.g. 3/8");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) =
+            (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { index: k - 1, count: n })
+    }
+
+    /// Whether the problem with this index belongs to the shard.
+    pub fn takes(&self, index: usize) -> bool {
+        index % self.count == self.index
+    }
+}
+
+/// The number of jobs when `--jobs` is not given: one per core.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn parse_double_count(text: &str) -> Result<DoubleCount, String> {
+    DoubleCount::from_name(text)
+        .ok_or_else(|| format!("expected one of {}", DoubleCount::NAMES.join(", ")))
+}
+
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    Rules::from_name(text).ok_or_else(|| format!("expected one of {}", Rules::NAMES.join(", ")))
+}
+
+fn parse_hash(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(mb) if (1..=65536).contains(&mb) => Ok(mb),
+        _ => Err("expected a size in MiB between 1 and 65536".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards() {
+        assert_eq!(Shard::parse("1/2"), Ok(Shard { index: 0, count: 2 }));
+        assert_eq!(Shard::parse("8/8"), Ok(Shard { index: 7, count: 8 }));
+        for bad in ["0/2", "3/2", "1/0", "1", "a/b", "1/2/3", "", "-1/2"] {
+            assert!(Shard::parse(bad).is_err(), "{bad:?}");
+        }
+        // Every index belongs to exactly one shard of N.
+        let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k - 1, count: 3 }).collect();
+        for i in 0..20 {
+            assert_eq!(shards.iter().filter(|s| s.takes(i)).count(), 1, "{i}");
+        }
+        assert!(shards[0].takes(0) && shards[1].takes(4) && shards[2].takes(8));
+    }
+}

@@ -1,0 +1,282 @@
+//! `tsumugi-mate solve FILE...`: the batch solver.
+//!
+//! Input lines (see `../shared/problems/MANIFEST.md`):
+//! - `<sfen> # <id> <answer>` (the id and answer are optional: `<sfen> # <id>`, `<sfen>`);
+//! - `sfen <sfen> [moves ...]`, `position startpos|sfen ... [moves ...]`, `startpos [moves ...]`,
+//!   a plain SFEN may also be followed by `moves ...`;
+//! - blank lines and lines starting with `#` are skipped.
+//!
+//! The answers and their comparison are in [`answer`]; problems are solved `--jobs` at a time
+//! ([`jobs`]) and printed in file order, as text, one JSON report, or JSON lines.
+
+pub mod answer;
+pub mod args;
+pub mod input;
+pub mod jobs;
+pub mod problem;
+pub mod report;
+
+pub use answer::{compare_answer, parse_answer, Answer, Expected, Verdict};
+pub use args::{Shard, SolveArgs};
+pub use problem::{parse_problem_line, Problem};
+pub use report::{plain_result_line, result_line, ProblemReport, Summary};
+
+use crate::config::SolverConfig;
+use crate::outcome::{Limits, SolveResult};
+use crate::search::Solver;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use input::{read_inputs, Task};
+use report::{attacker_of, report_problem, JsonReport, Settings};
+use std::io::{self, IsTerminal, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Runs `solve` on the real stdout/stderr; returns the exit code.
+pub fn run(args: &SolveArgs) -> u8 {
+    let show_bar = !args.quiet && io::stderr().is_terminal();
+    run_with(args, &mut io::stdout(), &mut io::stderr(), show_bar)
+}
+
+/// Runs `solve` writing results to `out` and diagnostics to `err`; returns the exit code:
+/// 1 if a file could not be read (or the `--results` file written), or with `--check` on a
+/// mismatch or a bad line; else 0.
+pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show_bar: bool) -> u8 {
+    // Write errors on our own output are not worth dying for: ignore them line by line.
+    let inputs = read_inputs(&args.files, args.shard);
+    for u in &inputs.unreadable {
+        let _ = writeln!(err, "{}: cannot read: {}", u.file, u.error);
+    }
+    for b in &inputs.bad_lines {
+        let _ = writeln!(err, "{}:{}: {} (skipped)", b.file, b.line, b.error);
+    }
+    let tasks = &inputs.tasks;
+
+    let mut results_file = match &args.results {
+        None => None,
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some(io::BufWriter::new(f)),
+            Err(e) => {
+                let _ = writeln!(err, "{}: cannot write: {e}", path.display());
+                return 1;
+            }
+        },
+    };
+
+    let bar = progress_bar(show_bar, tasks.len());
+    let jobs = args.jobs.map_or_else(args::default_jobs, usize::from).clamp(1, tasks.len().max(1));
+    let config = SolverConfig {
+        hash_mb: (args.hash / jobs).max(1),
+        double_count: args.double_count,
+        rules: args.rules,
+        any_mate: args.any_mate,
+        max_ply: args.depth_limit,
+    };
+    let limits = Limits {
+        time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
+        nodes: (args.nodes > 0).then_some(args.nodes),
+    };
+    let mut reports = Vec::with_capacity(tasks.len());
+    let mut summary = Summary {
+        bad_lines: inputs.bad_lines.len(),
+        unreadable_files: inputs.unreadable.len(),
+        ..Summary::default()
+    };
+    let solve = |solver: &mut Solver, task: &Task| {
+        let result = solve_task(solver, task, &limits, &bar);
+        report_problem(&task.file, task.line, &task.problem, &result.0, args.rules, result.1)
+    };
+    let deliver = |_: usize, report: ProblemReport| {
+        summary.add(&report);
+        if let Some(note) = report.note.as_deref().filter(|n| n.starts_with("error: ")) {
+            let _ = writeln!(err, "{}: {note}", report.id);
+        }
+        let line = if args.jsonl {
+            serde_json::to_string(&report).ok()
+        } else {
+            (!args.json).then(|| result_line(&report))
+        };
+        if let Some(line) = line {
+            bar.suspend(|| {
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+            });
+        }
+        if let Some(f) = results_file.as_mut() {
+            let _ = writeln!(f, "{}", plain_result_line(&report));
+        }
+        reports.push(report);
+        bar.inc(1);
+    };
+    let started = jobs::solve_in_order(tasks, jobs, || Solver::new(config.clone()), solve, deliver);
+    bar.finish_and_clear();
+    if let Err(e) = started {
+        let _ = writeln!(err, "tsumugi-mate: cannot start the search threads: {e}");
+        return 1;
+    }
+    let mut results_failed = false;
+    if let (Some(f), Some(path)) = (results_file.as_mut(), &args.results) {
+        if let Err(e) = f.flush() {
+            let _ = writeln!(err, "{}: cannot write: {e}", path.display());
+            results_failed = true;
+        }
+    }
+
+    let lines = summary.lines();
+    for l in &lines {
+        let _ = writeln!(err, "{l}");
+    }
+    if args.json {
+        let report = JsonReport {
+            settings: Settings {
+                time_ms: limits.time.map(|t| t.as_millis() as u64),
+                nodes: limits.nodes,
+                hash_mb: args.hash,
+                jobs,
+                double_count: args.double_count.name(),
+            },
+            problems: &reports,
+            bad_lines: &inputs.bad_lines,
+            unreadable_files: &inputs.unreadable,
+            summary: &summary,
+        };
+        match serde_json::to_string_pretty(&report) {
+            Ok(json) => {
+                let _ = writeln!(out, "{json}");
+            }
+            Err(e) => {
+                let _ = writeln!(err, "cannot write the JSON report: {e}");
+            }
+        }
+    } else if !args.jsonl {
+        for l in &lines {
+            let _ = writeln!(out, "# {l}");
+        }
+    }
+    let _ = out.flush();
+
+    let failed_check = args.check && (summary.mismatches > 0 || summary.bad_lines > 0);
+    if !inputs.unreadable.is_empty() || failed_check || results_failed {
+        1
+    } else {
+        0
+    }
+}
+
+fn progress_bar(show: bool, len: usize) -> ProgressBar {
+    let bar = if show {
+        ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} [{elapsed_precise}, eta {eta}] {wide_msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Solves one problem from a fresh table. A bug costs this problem, not the run: a panic
+/// counts as unsolved (its message is returned for the report) and the solver is rebuilt.
+fn solve_task(
+    solver: &mut Solver,
+    task: &Task,
+    limits: &Limits,
+    bar: &ProgressBar,
+) -> (SolveResult, Option<String>) {
+    let label = task.label();
+    bar.set_message(label.clone());
+    solver.clear();
+    let attacker = attacker_of(&task.problem);
+    let stop = AtomicBool::new(false);
+    let solved = catch_unwind(AssertUnwindSafe(|| {
+        solver.solve_as(&task.problem.position, attacker, limits, &stop, &mut |p| {
+            bar.set_message(format!("{label}: {} nodes", p.nodes));
+        })
+    }));
+    match solved {
+        Ok(r) => (r, None),
+        Err(payload) => {
+            let msg = crate::usi::panic_message(payload.as_ref());
+            *solver = Solver::new(solver.config().clone());
+            (SolveResult::timeout(0, Duration::ZERO), Some(format!("the search failed: {msg}")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{DoubleCount, Rules};
+    use std::path::PathBuf;
+
+    const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
+
+    fn args(files: Vec<PathBuf>, json: bool, check: bool) -> SolveArgs {
+        SolveArgs {
+            files,
+            time_ms: 200,
+            nodes: 0,
+            hash: 16,
+            double_count: DoubleCount::Simple,
+            rules: Rules::Tsume,
+            any_mate: false,
+            depth_limit: crate::stack::MAX_PLY,
+            json,
+            jsonl: false,
+            jobs: Some(1),
+            shard: None,
+            check,
+            quiet: true,
+            results: None,
+        }
+    }
+
+    fn temp_file(name: &str, text: &str) -> PathBuf {
+        let path =
+            std::env::temp_dir().join(format!("tsumugi-batch-{}-{name}", std::process::id()));
+        if let Err(e) = std::fs::write(&path, text) {
+            panic!("{}: {e}", path.display());
+        }
+        path
+    }
+
+    #[test]
+    fn a_batch_with_bad_lines() {
+        let file = temp_file(
+            "bad.sfen",
+            &format!("# header\n\n{MATE1} # m1 ?\nnot a position # x 1\n{MATE1}\n"),
+        );
+        let missing = std::env::temp_dir().join("tsumugi-batch-no-such-file.sfen");
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = run_with(&args(vec![file.clone()], false, false), &mut out, &mut err, false);
+        let (out, err) = (String::from_utf8_lossy(&out), String::from_utf8_lossy(&err));
+        assert_eq!(code, 0, "{out}\n{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2 + 3, "{out}");
+        assert!(lines[0].starts_with("m1 "), "{out}");
+        assert!(lines[1].starts_with(&format!("{}:5 ", file.display())), "{out}");
+        assert!(lines[2].starts_with("# problems 2:"), "{out}");
+        assert!(err.contains(&format!("{}:4: ", file.display())), "{err}");
+
+        // --check: the bad line fails the run; an unreadable file always does.
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(run_with(&args(vec![file.clone()], false, true), &mut out, &mut err, false), 1);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code =
+            run_with(&args(vec![missing, file.clone()], true, false), &mut out, &mut err, false);
+        assert_eq!(code, 1);
+        let json: serde_json::Value =
+            serde_json::from_slice(&out).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(json["summary"]["problems"], 2);
+        assert_eq!(json["summary"]["bad_lines"], 1);
+        assert_eq!(json["summary"]["unreadable_files"], 1);
+        assert_eq!(json["problems"][0]["id"], "m1");
+        assert_eq!(json["problems"][0]["line"], 3);
+        assert_eq!(json["problems"][0]["sfen"], MATE1);
+        assert_eq!(json["problems"][0]["expected"], "?");
+        assert_eq!(json["bad_lines"][0]["line"], 4);
+        let _ = std::fs::remove_file(file);
+    }
+}
