@@ -15,6 +15,7 @@ pub mod tt;
 // Front ends (USI engine, batch solver) and the rules check of mate lines they share; the USI
 // protocol layer is shared with the playing engine (`tsumugi`).
 pub mod batch;
+pub mod composer;
 pub mod mate_line;
 pub mod usi;
 pub mod usi_engine;

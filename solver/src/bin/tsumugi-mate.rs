@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use solver::batch::{self, SolveArgs};
+use solver::composer::command::{self as report, ReportArgs};
 use solver::usi_engine;
 use std::io::{self, BufReader};
 use std::process::ExitCode;
@@ -22,6 +23,9 @@ struct Cli {
 enum Command {
     /// Solve the problems of one or more files and print one result line per problem.
     Solve(SolveArgs),
+    /// The composer's report of each problem: main line, cooks (余詰), variations (変化),
+    /// pieces left in hand (駒余り), and the intended line's comparison.
+    Report(ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +38,6 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Solve(args)) => ExitCode::from(batch::run(&args)),
+        Some(Command::Report(args)) => ExitCode::from(report::run(&args)),
     }
 }

@@ -131,8 +131,84 @@ impl Solver {
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveResult {
         let start = Instant::now();
+        let config = self.config.clone();
+        let max_ply = config.max_ply;
+        let mut search = self.search(attacker, limits, stop, progress, start);
+        let mut root = pos.clone();
+        search.enter(&root);
+        let value = search.prove(&mut root, max_ply);
+        let mut depth_limited = false;
+        let (mut main_line, mut proven_shortest) = (false, false);
+        let outcome = if search.aborted {
+            Outcome::Timeout
+        } else if value.pn == 0 {
+            let line = if config.any_mate {
+                None
+            } else if config.rules == Rules::Tsume {
+                let share = search.nodes.saturating_mul(REFINE_BUDGET_PERCENT) / 100;
+                let budget = REFINE_BUDGET_MIN.max(share);
+                search.main_line(&mut root, budget).map(|l| {
+                    debug_assert_eq!(l.len.plies as usize, l.moves.len());
+                    (l.moves, l.proven_shortest)
+                })
+            } else {
+                search.shortest_pure_line(&mut root, value.len).map(|pv| (pv, true))
+            };
+            match line {
+                Some((pv, shortest)) if replays_as_mate(&root, &pv, attacker, config.rules) => {
+                    (main_line, proven_shortest) = (true, shortest);
+                    Outcome::Mate(pv)
+                }
+                _ => match search.principal_variation(&mut root) {
+                    Some(pv) => Outcome::Mate(pv),
+                    None => Outcome::Timeout,
+                },
+            }
+        } else if value.depth == UNBOUNDED {
+            Outcome::NoMate
+        } else {
+            // No mate within the depth limit, but one may lie beyond it.
+            depth_limited = true;
+            Outcome::Timeout
+        };
+        let stack_use = StackUse {
+            deepest_ply: search.guard.deepest_ply(),
+            bytes_per_ply: search.guard.bytes_per_ply(),
+        };
+        let nodes = search.nodes;
+        let hashfull = search.table.hashfull();
+        (search.progress)(&Progress {
+            nodes,
+            elapsed: start.elapsed(),
+            hashfull,
+            root_pn: value.pn,
+            root_dn: value.dn,
+        });
+        let (visits, elapsed) = (search.visits, start.elapsed());
+        drop(search);
+        self.stack_use = stack_use;
+        SolveResult {
+            outcome,
+            nodes,
+            elapsed,
+            depth_limited,
+            main_line,
+            proven_shortest,
+            expansions: visits,
+        }
+    }
+
+    /// A search over this solver's table, for one question from one root.
+    fn search<'a>(
+        &'a mut self,
+        attacker: Color,
+        limits: &Limits,
+        stop: &'a AtomicBool,
+        progress: &'a mut dyn FnMut(&Progress),
+        start: Instant,
+    ) -> Search<'a> {
         let max_ply = self.config.max_ply;
-        let mut search = Search {
+        Search {
             table: &mut self.table,
             repetitions: &mut self.repetitions,
             double_count: self.config.double_count,
@@ -159,68 +235,34 @@ impl Solver {
             path_hashes: Vec::with_capacity(max_ply as usize + 1),
             merges: Vec::new(),
             arena: Vec::new(),
-        };
+        }
+    }
+
+    /// The evasions of `pos` (the defender to move, in check, against `attacker`), each with
+    /// whether it is a futile interposition (無駄合) under the rules in force: under tsume
+    /// rules those do not count as defences (see `Search::is_futile`); under pure rules none
+    /// is futile. A futility test not settled within its node cap counts as a defence.
+    pub fn classify_evasions(
+        &mut self,
+        pos: &Position,
+        attacker: Color,
+        stop: &AtomicBool,
+    ) -> Vec<(shogi::Move, bool)> {
+        let tsume = self.config.rules == Rules::Tsume;
+        let mut progress = |_: &Progress| {};
+        let mut search =
+            self.search(attacker, &Limits::default(), stop, &mut progress, Instant::now());
         let mut root = pos.clone();
         search.enter(&root);
-        let value = search.prove(&mut root, max_ply);
-        let mut depth_limited = false;
-        let (mut main_line, mut proven_shortest) = (false, false);
-        let outcome = if search.aborted {
-            Outcome::Timeout
-        } else if value.pn == 0 {
-            let line = if self.config.any_mate {
-                None
-            } else if self.config.rules == Rules::Tsume {
-                let share = search.nodes.saturating_mul(REFINE_BUDGET_PERCENT) / 100;
-                let budget = REFINE_BUDGET_MIN.max(share);
-                search.main_line(&mut root, budget).map(|l| {
-                    debug_assert_eq!(l.len.plies as usize, l.moves.len());
-                    (l.moves, l.proven_shortest)
-                })
-            } else {
-                search.shortest_pure_line(&mut root, value.len).map(|pv| (pv, true))
-            };
-            match line {
-                Some((pv, shortest))
-                    if replays_as_mate(&root, &pv, attacker, self.config.rules) =>
-                {
-                    (main_line, proven_shortest) = (true, shortest);
-                    Outcome::Mate(pv)
-                }
-                _ => match search.principal_variation(&mut root) {
-                    Some(pv) => Outcome::Mate(pv),
-                    None => Outcome::Timeout,
-                },
-            }
-        } else if value.depth == UNBOUNDED {
-            Outcome::NoMate
-        } else {
-            // No mate within the depth limit, but one may lie beyond it.
-            depth_limited = true;
-            Outcome::Timeout
-        };
-        self.stack_use = StackUse {
-            deepest_ply: search.guard.deepest_ply(),
-            bytes_per_ply: search.guard.bytes_per_ply(),
-        };
-        let nodes = search.nodes;
-        let hashfull = search.table.hashfull();
-        (search.progress)(&Progress {
-            nodes,
-            elapsed: start.elapsed(),
-            hashfull,
-            root_pn: value.pn,
-            root_dn: value.dn,
-        });
-        SolveResult {
-            outcome,
-            nodes,
-            elapsed: start.elapsed(),
-            depth_limited,
-            main_line,
-            proven_shortest,
-            expansions: search.visits,
-        }
+        let mut list = shogi::MoveList::new();
+        shogi::movegen::legal_moves(&root, &mut list);
+        let blocks = expansion::blocking_squares(&root);
+        list.iter()
+            .map(|&mv| {
+                let block = blocks.is_some_and(|(ksq, line)| expansion::is_block(mv, ksq, line));
+                (mv, tsume && block && search.is_futile(&mut root, mv, None))
+            })
+            .collect()
     }
 }
 

@@ -1,0 +1,157 @@
+//! `tsumugi-mate report FILE...`: the composer's report of every problem of the files, as
+//! text (stdout), JSON (`--json`) or one HTML page per file (`--html DIR`).
+
+use super::{check_problem, text, ComposerReport, ReportLimits};
+use crate::batch::input::{read_inputs, Task};
+use crate::batch::jobs::solve_in_order;
+use crate::config::{Rules, SolverConfig};
+use crate::outcome::Limits;
+use crate::search::Solver;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Options of `tsumugi-mate report`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ReportArgs {
+    /// Problem files (as for `solve`); a `<name>.pv` beside a file gives intended lines
+    /// (`<id> <usi moves>`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Time for solving each problem, in milliseconds.
+    #[arg(long, value_name = "N", default_value_t = 60_000)]
+    pub time_ms: u64,
+    /// Time for the questions of each problem (cooks, variations) together, in milliseconds;
+    /// what is not asked within it is reported unsettled.
+    #[arg(long, value_name = "N", default_value_t = 60_000)]
+    pub questions_time_ms: u64,
+    /// Node cap of each question.
+    #[arg(long, value_name = "N", default_value_t = ReportLimits::default().question_nodes)]
+    pub question_nodes: u64,
+    /// Transposition table size in MiB (shared by all questions of a problem).
+    #[arg(long, value_name = "MB", default_value_t = SolverConfig::default().hash_mb)]
+    pub hash: usize,
+    /// Problems checked at once (default: one per core), each with its share of `--hash`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+    /// Print the reports as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct Entry<'a> {
+    id: String,
+    file: &'a str,
+    line: usize,
+    report: &'a ComposerReport,
+}
+
+/// Runs `report`; returns the exit code (1 if a file could not be read).
+pub fn run(args: &ReportArgs) -> u8 {
+    run_with(args, &mut io::stdout(), &mut io::stderr())
+}
+
+pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let inputs = read_inputs(&args.files, None);
+    for u in &inputs.unreadable {
+        let _ = writeln!(err, "{}: cannot read: {}", u.file, u.error);
+    }
+    for b in &inputs.bad_lines {
+        let _ = writeln!(err, "{}:{}: {} (skipped)", b.file, b.line, b.error);
+    }
+    let intended = intended_lines(&args.files, err);
+    let jobs = args.jobs.map_or_else(crate::batch::args::default_jobs, usize::from);
+    let jobs = jobs.clamp(1, inputs.tasks.len().max(1));
+    let config = SolverConfig {
+        hash_mb: (args.hash / jobs).max(1),
+        rules: Rules::Tsume,
+        ..SolverConfig::default()
+    };
+    let limits = ReportLimits {
+        main: Limits {
+            time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
+            nodes: None,
+        },
+        question_nodes: args.question_nodes,
+        questions_time: Duration::from_millis(args.questions_time_ms),
+    };
+    let check = |solver: &mut Solver, task: &Task| {
+        solver.clear();
+        let moves =
+            intended.get(&task.label()).and_then(|usi| parse_line(&task.problem.position, usi));
+        let stop = AtomicBool::new(false);
+        check_problem(solver, &task.problem.position, moves.as_deref(), &limits, &stop)
+    };
+    let mut reports = Vec::new();
+    let deliver = |i: usize, report: ComposerReport| {
+        let task = &inputs.tasks[i];
+        if !args.json {
+            let _ = write!(out, "{}", text::render(&task.label(), &report));
+            let _ = out.flush();
+        }
+        reports.push((i, report));
+    };
+    let make = || Solver::new(config.clone());
+    if let Err(e) = solve_in_order(&inputs.tasks, jobs, make, check, deliver) {
+        let _ = writeln!(err, "tsumugi-mate: cannot start the search threads: {e}");
+        return 1;
+    }
+    if args.json {
+        let entries: Vec<Entry> = reports
+            .iter()
+            .map(|(i, r)| {
+                let t = &inputs.tasks[*i];
+                Entry { id: t.label(), file: &t.file, line: t.line, report: r }
+            })
+            .collect();
+        match serde_json::to_string_pretty(&entries) {
+            Ok(json) => {
+                let _ = writeln!(out, "{json}");
+            }
+            Err(e) => {
+                let _ = writeln!(err, "cannot write the JSON report: {e}");
+            }
+        }
+    }
+    u8::from(!inputs.unreadable.is_empty())
+}
+
+/// The intended lines of the `.pv` files beside `files`, by problem id.
+fn intended_lines(files: &[PathBuf], err: &mut dyn Write) -> HashMap<String, Vec<String>> {
+    let mut lines = HashMap::new();
+    for file in files {
+        let pv = file.with_extension("pv");
+        if pv == *file || !Path::new(&pv).exists() {
+            continue;
+        }
+        match std::fs::read_to_string(&pv) {
+            Ok(text) => {
+                for l in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+                    let mut words = l.split_whitespace();
+                    if let Some(id) = words.next() {
+                        lines.insert(id.to_string(), words.map(str::to_string).collect());
+                    }
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(err, "{}: cannot read: {e}", pv.display());
+            }
+        }
+    }
+    lines
+}
+
+/// USI moves played one after another from `root` (`None` if one is not legal there).
+fn parse_line(root: &shogi::Position, usi: &[String]) -> Option<Vec<shogi::Move>> {
+    let mut pos = root.clone();
+    usi.iter()
+        .map(|text| {
+            let m = pos.parse_usi_move(text).ok()?;
+            shogi::movegen::is_legal(&pos, m).then(|| pos.make_move(m)).map(|()| m)
+        })
+        .collect()
+}

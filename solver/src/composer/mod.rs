@@ -1,0 +1,458 @@
+//! The composer's report: what a composer checks in a problem, under tsume rules.
+//!
+//! - the main line (the solver's answer);
+//! - **余詰 (cooks)**: at every attacker move of the main line, every other check that also
+//!   mates within the remaining length; at the first move, any other mating check;
+//! - **変化 (variations)**: at every defender move, each other counted defence (futile
+//!   interpositions are not defences) with its mate length, flagged 変長 (longer than the main
+//!   line: the main line is then not the longest resistance), 変同 (equal) and 変同駒余り
+//!   (equal, with pieces left in the attacker's hand at its end);
+//! - 駒余り at the end of the main line; 不詰 with the refuting defence of each check;
+//! - the intended line of the file, if it has one ([`intended`]).
+//!
+//! Every question is one more solve from the position in question, with **the same table**:
+//! the main proof has already searched most of these positions, so most questions are answered
+//! from the table. Each question has a node cap and the report a time budget; a question not
+//! answered within them is listed as unsettled, never as sound.
+
+pub mod command;
+pub mod intended;
+pub mod text;
+
+use crate::outcome::{Limits, Outcome, SolveResult};
+use crate::search::Solver;
+use intended::{compare_intended, IntendedLine};
+use serde::Serialize;
+use shogi::{Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How much a report may spend.
+#[derive(Clone, Debug)]
+pub struct ReportLimits {
+    /// The solve of the problem itself.
+    pub main: Limits,
+    /// Node cap of each question (a cook, a variation, a refutation).
+    pub question_nodes: u64,
+    /// Time for all questions of one problem together; the rest are unsettled.
+    pub questions_time: Duration,
+}
+
+impl Default for ReportLimits {
+    fn default() -> Self {
+        ReportLimits {
+            main: Limits { time: Some(Duration::from_secs(60)), nodes: None },
+            question_nodes: 200_000,
+            questions_time: Duration::from_secs(60),
+        }
+    }
+}
+
+/// The problem's status.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Mate,
+    NoMate,
+    /// The solve ran out of its limits.
+    Unsettled,
+}
+
+/// A line of moves from some position, in USI and in Japanese.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Line {
+    pub usi: Vec<String>,
+    pub japanese: Vec<String>,
+}
+
+impl Line {
+    /// `moves` played from `pos`, written as a composer writes them (`同` after `previous`).
+    pub fn new(pos: &Position, moves: &[Move], previous: Option<Move>) -> Line {
+        Line {
+            usi: moves.iter().map(ToString::to_string).collect(),
+            japanese: japanese_moves(pos, moves, previous),
+        }
+    }
+}
+
+/// The Japanese notation of `moves` from `pos`.
+fn japanese_moves(_pos: &Position, moves: &[Move], _previous: Option<Move>) -> Vec<String> {
+    moves.iter().map(ToString::to_string).collect() // TEMP until shogi::notation lands
+}
+
+/// Another mating check beside the main line's (余詰).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cook {
+    /// 1-based ply of the main line where the other check is played.
+    pub ply: usize,
+    /// The check and the mate after it.
+    pub line: Line,
+    /// Its length in plies from this ply (the check included).
+    pub length: usize,
+    /// The plies the main line needs from here.
+    pub main_length: usize,
+    /// The length is the proven shortest after this check.
+    pub proven: bool,
+}
+
+/// How a variation compares with the main line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum VariationFlag {
+    /// Shorter than the main line: an ordinary variation.
+    Shorter,
+    /// 変同: as long as the main line.
+    Equal,
+    /// 変同駒余り: as long, and ends with pieces left in the attacker's hand.
+    EqualWithPiecesLeft,
+    /// 変長: longer than the main line.
+    Longer,
+}
+
+impl VariationFlag {
+    /// The composer's word for it (empty for an ordinary variation).
+    pub fn japanese(self) -> &'static str {
+        match self {
+            VariationFlag::Shorter => "",
+            VariationFlag::Equal => "変同",
+            VariationFlag::EqualWithPiecesLeft => "変同駒余り",
+            VariationFlag::Longer => "変長",
+        }
+    }
+}
+
+/// Another defence at a defender move of the main line (変化).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Variation {
+    pub ply: usize,
+    /// The defence and the mate after it.
+    pub line: Line,
+    pub length: usize,
+    pub main_length: usize,
+    pub flag: VariationFlag,
+    /// The attacker's pieces in hand at the end of the variation.
+    pub pieces_left: Vec<String>,
+    pub proven: bool,
+}
+
+/// The defence that refutes a check of a problem with no mate (不詰).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refutation {
+    /// The check and the defence that escapes it (only the check when none was found).
+    pub line: Line,
+    /// Whether a defence was proven to escape (else the check's refutation is unsettled).
+    pub refuted: bool,
+}
+
+/// A question the report could not answer within its limits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unsettled {
+    pub ply: usize,
+    pub line: Line,
+    pub what: String,
+}
+
+/// The composer's report of one problem.
+#[derive(Clone, Debug, Serialize)]
+pub struct ComposerReport {
+    pub sfen: String,
+    pub status: Status,
+    /// The mate's length in plies.
+    pub length: Option<usize>,
+    pub proven_shortest: bool,
+    pub main_line: Line,
+    /// The attacker's pieces in hand at the end of the main line (駒余り), e.g. `["歩"]`.
+    pub pieces_left: Vec<String>,
+    pub cooks: Vec<Cook>,
+    pub variations: Vec<Variation>,
+    /// Futile interpositions (無駄合) met along the main line, not counted as defences.
+    pub futile_interpositions: usize,
+    pub refutations: Vec<Refutation>,
+    pub unsettled: Vec<Unsettled>,
+    /// How the file's intended line compares with the main line.
+    pub intended: Option<IntendedLine>,
+    pub nodes: u64,
+    pub time_ms: u64,
+}
+
+impl ComposerReport {
+    /// No flaw was found and every question was settled: one mate, no cook, no 変長, nothing
+    /// left in hand.
+    pub fn sound(&self) -> bool {
+        self.status == Status::Mate
+            && self.proven_shortest
+            && self.cooks.is_empty()
+            && self.pieces_left.is_empty()
+            && self.unsettled.is_empty()
+            && !self.variations.iter().any(|v| v.flag == VariationFlag::Longer)
+    }
+}
+
+/// Checks the problem `pos` (the side to move attacks unless it is in check) and, when given,
+/// its intended line. The solver's table is shared by all questions; it is not cleared first.
+pub fn check_problem(
+    solver: &mut Solver,
+    pos: &Position,
+    intended: Option<&[Move]>,
+    limits: &ReportLimits,
+    stop: &AtomicBool,
+) -> ComposerReport {
+    let start = Instant::now();
+    let attacker = crate::search::default_attacker(pos);
+    let main = solver.solve_as(pos, attacker, &limits.main, stop, &mut |_| {});
+    let mut asker = Asker {
+        solver,
+        attacker,
+        stop,
+        limits: Limits { time: None, nodes: Some(limits.question_nodes) },
+        deadline: Instant::now() + limits.questions_time,
+        nodes: main.nodes,
+    };
+    let mut report = ComposerReport {
+        sfen: pos.to_sfen(),
+        status: Status::Unsettled,
+        length: None,
+        proven_shortest: main.proven_shortest,
+        main_line: Line::new(pos, &[], None),
+        pieces_left: Vec::new(),
+        cooks: Vec::new(),
+        variations: Vec::new(),
+        futile_interpositions: 0,
+        refutations: Vec::new(),
+        unsettled: Vec::new(),
+        intended: None,
+        nodes: 0,
+        time_ms: 0,
+    };
+    match &main.outcome {
+        Outcome::Mate(line) => {
+            report.status = Status::Mate;
+            report.length = Some(line.len());
+            report.main_line = Line::new(pos, line, None);
+            report.pieces_left = pieces_left(pos, line, attacker);
+            asker.walk_main_line(pos, line, &mut report);
+            if let Some(moves) = intended {
+                report.intended = Some(compare_intended(&mut asker, pos, moves, line));
+            }
+        }
+        Outcome::NoMate => {
+            report.status = Status::NoMate;
+            report.refutations = asker.refutations(pos);
+        }
+        Outcome::Timeout => {}
+    }
+    report.nodes = asker.nodes;
+    report.time_ms = start.elapsed().as_millis() as u64;
+    report
+}
+
+/// The answer to one question: the mate length after a move, if any.
+#[derive(Clone, Debug)]
+enum Answer {
+    Mate { moves: Vec<Move>, proven: bool },
+    NoMate,
+    Unsettled(String),
+}
+
+/// Asks the questions of one report with the shared solver.
+pub(crate) struct Asker<'a> {
+    solver: &'a mut Solver,
+    attacker: Color,
+    stop: &'a AtomicBool,
+    limits: Limits,
+    deadline: Instant,
+    nodes: u64,
+}
+
+impl Asker<'_> {
+    /// The mate after `mv` is played at `pos`.
+    fn after(&mut self, pos: &Position, mv: Move) -> Answer {
+        if Instant::now() >= self.deadline {
+            return Answer::Unsettled("the report's time ran out".to_string());
+        }
+        let mut child = pos.clone();
+        child.make_move(mv);
+        let r: SolveResult =
+            self.solver.solve_as(&child, self.attacker, &self.limits, self.stop, &mut |_| {});
+        self.nodes += r.nodes;
+        match r.outcome {
+            Outcome::Mate(moves) => {
+                Answer::Mate { moves, proven: r.proven_shortest && r.main_line }
+            }
+            Outcome::NoMate => Answer::NoMate,
+            Outcome::Timeout if r.depth_limited => {
+                Answer::Unsettled("no mate within the depth limit".to_string())
+            }
+            Outcome::Timeout => Answer::Unsettled(format!("not settled within {} nodes", r.nodes)),
+        }
+    }
+
+    fn walk_main_line(&mut self, root: &Position, line: &[Move], report: &mut ComposerReport) {
+        let mut pos = root.clone();
+        for (i, &mv) in line.iter().enumerate() {
+            let remaining = line.len() - i;
+            let previous = i.checked_sub(1).map(|j| line[j]);
+            if pos.side_to_move() == self.attacker {
+                self.cooks_at(&pos, i, mv, remaining, previous, report);
+            } else {
+                self.variations_at(&pos, i, mv, remaining, previous, report);
+            }
+            pos.make_move(mv);
+        }
+    }
+
+    /// Other checks at ply `i` (0-based) that mate within `remaining` plies (at the first
+    /// move, at all).
+    fn cooks_at(
+        &mut self,
+        pos: &Position,
+        i: usize,
+        main: Move,
+        remaining: usize,
+        previous: Option<Move>,
+        report: &mut ComposerReport,
+    ) {
+        let mut checks = MoveList::new();
+        shogi::movegen::generate(pos, MoveClass::Checks, NonPromotions::Include, &mut checks);
+        for &c in checks.iter().filter(|&&c| c != main) {
+            match self.after(pos, c) {
+                Answer::Mate { moves, proven } => {
+                    let length = moves.len() + 1;
+                    if i == 0 || length <= remaining {
+                        let line = Line::new(pos, &[&[c], moves.as_slice()].concat(), previous);
+                        report.cooks.push(Cook {
+                            ply: i + 1,
+                            line,
+                            length,
+                            main_length: remaining,
+                            proven,
+                        });
+                    } else if !proven {
+                        report.unsettled.push(Unsettled {
+                            ply: i + 1,
+                            line: Line::new(pos, &[c], previous),
+                            what: format!(
+                                "mates in {length}, a shorter mate (a cook) not ruled out"
+                            ),
+                        });
+                    }
+                }
+                Answer::NoMate => {}
+                Answer::Unsettled(what) => report.unsettled.push(Unsettled {
+                    ply: i + 1,
+                    line: Line::new(pos, &[c], previous),
+                    what: format!("whether this check mates: {what}"),
+                }),
+            }
+        }
+    }
+
+    /// Other counted defences at ply `i`, with their lengths.
+    fn variations_at(
+        &mut self,
+        pos: &Position,
+        i: usize,
+        main: Move,
+        remaining: usize,
+        previous: Option<Move>,
+        report: &mut ComposerReport,
+    ) {
+        let evasions = self.solver.classify_evasions(pos, self.attacker, self.stop);
+        for (e, futile) in evasions {
+            if futile {
+                report.futile_interpositions += 1;
+                continue;
+            }
+            if e == main {
+                continue;
+            }
+            match self.after(pos, e) {
+                Answer::Mate { moves, proven } => {
+                    let length = moves.len() + 1;
+                    let all = [&[e], moves.as_slice()].concat();
+                    let pieces_left = pieces_left(pos, &all, self.attacker);
+                    let flag = if length > remaining {
+                        VariationFlag::Longer
+                    } else if length < remaining {
+                        VariationFlag::Shorter
+                    } else if pieces_left.is_empty() {
+                        VariationFlag::Equal
+                    } else {
+                        VariationFlag::EqualWithPiecesLeft
+                    };
+                    report.variations.push(Variation {
+                        ply: i + 1,
+                        line: Line::new(pos, &all, previous),
+                        length,
+                        main_length: remaining,
+                        flag,
+                        pieces_left,
+                        proven,
+                    });
+                }
+                // The main line's proof says every defence is mated: a defence that escapes
+                // is a contradiction to report loudly, not to hide.
+                Answer::NoMate => report.unsettled.push(Unsettled {
+                    ply: i + 1,
+                    line: Line::new(pos, &[e], previous),
+                    what: "this defence escapes (the main line's proof does not hold)".to_string(),
+                }),
+                Answer::Unsettled(what) => report.unsettled.push(Unsettled {
+                    ply: i + 1,
+                    line: Line::new(pos, &[e], previous),
+                    what: format!("the length of this defence: {what}"),
+                }),
+            }
+        }
+    }
+
+    /// For a problem with no mate: each check with a defence after which there is no mate.
+    fn refutations(&mut self, pos: &Position) -> Vec<Refutation> {
+        let mut checks = MoveList::new();
+        shogi::movegen::generate(pos, MoveClass::Checks, NonPromotions::Include, &mut checks);
+        let mut found = Vec::new();
+        for &c in checks.iter() {
+            let mut after = pos.clone();
+            after.make_move(c);
+            let evasions = self.solver.classify_evasions(&after, self.attacker, self.stop);
+            let escape = evasions
+                .iter()
+                .filter(|(_, futile)| !futile)
+                .map(|&(e, _)| e)
+                .find(|&e| matches!(self.after(&after, e), Answer::NoMate));
+            let moves: Vec<Move> = [c].into_iter().chain(escape).collect();
+            found
+                .push(Refutation { line: Line::new(pos, &moves, None), refuted: escape.is_some() });
+        }
+        found
+    }
+}
+
+/// The attacker's pieces in hand after `moves` from `pos`, in the composer's words.
+fn pieces_left(pos: &Position, moves: &[Move], attacker: Color) -> Vec<String> {
+    let mut end = pos.clone();
+    for &m in moves {
+        end.make_move(m);
+    }
+    hand_words(end.hand(attacker))
+}
+
+/// A hand as a composer writes it: `["飛", "歩2"]`.
+pub fn hand_words(hand: Hand) -> Vec<String> {
+    use PieceKind::*;
+    [
+        (Rook, "飛"),
+        (Bishop, "角"),
+        (Gold, "金"),
+        (Silver, "銀"),
+        (Knight, "桂"),
+        (Lance, "香"),
+        (Pawn, "歩"),
+    ]
+    .iter()
+    .filter(|(k, _)| hand.count(*k) > 0)
+    .map(|&(k, name)| match hand.count(k) {
+        1 => name.to_string(),
+        n => format!("{name}{n}"),
+    })
+    .collect()
+}

@@ -1,0 +1,116 @@
+//! The composer's report as text: one block per problem, in the words composers use.
+//!
+//! The words 余詰, 変長, 変同 and 駒余り appear only when the flaw is there, so that a search
+//! of the text for them finds the flawed problems.
+
+use super::{ComposerReport, Line, Status, VariationFlag};
+use std::fmt::Write;
+
+/// The report of one problem, titled `title`.
+pub fn render(title: &str, r: &ComposerReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "== {title}");
+    let _ = writeln!(s, "{}", r.sfen);
+    match r.status {
+        Status::Mate => {
+            let n = r.length.unwrap_or(0);
+            let shortest =
+                if r.proven_shortest { "shortest proven" } else { "shortest NOT proven" };
+            let _ = writeln!(s, "{n}手詰 ({shortest}; {} nodes, {} ms)", r.nodes, r.time_ms);
+            let _ = writeln!(s, "  {}", r.main_line.japanese.join(" "));
+            let _ = writeln!(s, "  usi: {}", r.main_line.usi.join(" "));
+            summary_line(&mut s, r);
+        }
+        Status::NoMate => {
+            let _ = writeln!(s, "不詰 (no mate; {} nodes, {} ms)", r.nodes, r.time_ms);
+            for f in &r.refutations {
+                let how = if f.refuted { "escapes" } else { "refutation not settled" };
+                let _ = writeln!(s, "  {}  ({how})", f.line.japanese.join(" "));
+            }
+        }
+        Status::Unsettled => {
+            let _ = writeln!(
+                s,
+                "unsettled: no answer within the limits ({} nodes, {} ms)",
+                r.nodes, r.time_ms
+            );
+        }
+    }
+    for c in &r.cooks {
+        let proven = if c.proven { "" } else { ", shortest not proven" };
+        let _ = writeln!(
+            s,
+            "  余詰 at move {}: {} mates in {} plies from here (main line {}{proven}): {}",
+            c.ply,
+            c.line.japanese.first().map_or("", String::as_str),
+            c.length,
+            c.main_length,
+            joined(&c.line)
+        );
+    }
+    for v in &r.variations {
+        let flag = match v.flag {
+            VariationFlag::Shorter => String::new(),
+            f => format!(" {}", f.japanese()),
+        };
+        let left = if v.pieces_left.is_empty() {
+            String::new()
+        } else {
+            format!(", leaves {}", v.pieces_left.join(" "))
+        };
+        let _ = writeln!(
+            s,
+            "  変化 at move {}: {} {} plies (main line {}){flag}{left}: {}",
+            v.ply,
+            v.line.japanese.first().map_or("", String::as_str),
+            v.length,
+            v.main_length,
+            joined(&v.line)
+        );
+    }
+    if !r.pieces_left.is_empty() {
+        let _ =
+            writeln!(s, "  駒余り: the main line ends with {} in hand", r.pieces_left.join(" "));
+    }
+    if let Some(i) = &r.intended {
+        let _ = writeln!(s, "  intended line: {}", i.describe());
+    }
+    for u in &r.unsettled {
+        let _ = writeln!(s, "  unsettled at move {}: {}: {}", u.ply, joined(&u.line), u.what);
+    }
+    s
+}
+
+/// The one-line verdict under the main line.
+fn summary_line(s: &mut String, r: &ComposerReport) {
+    let mut flaws = Vec::new();
+    if !r.cooks.is_empty() {
+        flaws.push(format!("{} cooks", r.cooks.len()));
+    }
+    let count = |f: VariationFlag| r.variations.iter().filter(|v| v.flag == f).count();
+    for f in [VariationFlag::Longer, VariationFlag::Equal, VariationFlag::EqualWithPiecesLeft] {
+        if count(f) > 0 {
+            flaws.push(format!("{} {}", count(f), f.japanese()));
+        }
+    }
+    if !r.pieces_left.is_empty() {
+        flaws.push("pieces left in hand".to_string());
+    }
+    let verdict = if r.sound() {
+        "sound: one mate, no cook, nothing left in hand".to_string()
+    } else if flaws.is_empty() {
+        format!("no flaw found, {} questions unsettled", r.unsettled.len())
+    } else {
+        format!("flaws: {}", flaws.join(", "))
+    };
+    let _ = writeln!(
+        s,
+        "  {verdict}; {} variations, {} futile interpositions not counted",
+        r.variations.len(),
+        r.futile_interpositions
+    );
+}
+
+fn joined(line: &Line) -> String {
+    line.japanese.join(" ")
+}

@@ -1,0 +1,146 @@
+//! The composer's report on positions with known flaws: a cook, pieces left in hand, a sound
+//! mate, a line that departs from an intended line by a weaker defence (変長), no mate.
+
+use shogi::{parse_position_command, Move, Position};
+use solver::composer::intended::Departure;
+use solver::composer::{check_problem, text, ComposerReport, ReportLimits, Status, VariationFlag};
+use solver::{Limits, Solver, SolverConfig};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+fn position(sfen: &str) -> Position {
+    parse_position_command(&format!("sfen {sfen}")).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+}
+
+fn report(sfen: &str, intended: Option<&[Move]>) -> ComposerReport {
+    let mut solver = Solver::new(SolverConfig { hash_mb: 32, ..SolverConfig::default() });
+    let limits = ReportLimits {
+        main: Limits { time: Some(Duration::from_secs(30)), nodes: None },
+        question_nodes: 200_000,
+        questions_time: Duration::from_secs(60),
+    };
+    let stop = AtomicBool::new(false);
+    check_problem(&mut solver, &position(sfen), intended, &limits, &stop)
+}
+
+fn problem_line(file: &str, id: &str) -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../problems/").to_string() + file;
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let line = text.lines().find(|l| l.contains(&format!(" # {id} ")));
+    let line = line.unwrap_or_else(|| panic!("{id} not in {path}"));
+    line.split(" #").next().unwrap_or_default().trim().to_string()
+}
+
+#[test]
+fn a_sound_mate_in_one() {
+    let r = report("4k4/9/4P4/9/9/9/9/9/9 b G 1", None);
+    assert_eq!((r.status, r.length), (Status::Mate, Some(1)));
+    assert_eq!(r.main_line.usi, ["G*5b"]);
+    assert!(r.cooks.is_empty() && r.pieces_left.is_empty() && r.unsettled.is_empty(), "{r:?}");
+    assert!(r.sound());
+    let t = text::render("sound", &r);
+    assert!(!t.contains("余詰") && !t.contains("駒余り") && t.contains("sound"), "{t}");
+}
+
+#[test]
+fn pieces_left_in_hand() {
+    let r = report("4k4/9/4P4/9/9/9/9/9/9 b GP 1", None);
+    assert_eq!(r.length, Some(1));
+    assert_eq!(r.pieces_left, ["歩"]);
+    assert!(!r.sound());
+    assert!(text::render("left", &r).contains("駒余り"));
+}
+
+#[test]
+fn cooks_of_a_mate_in_one_with_several_mating_moves() {
+    // nshogi-mate1-0003: 7i6g mates, and so does 7i8g; two more checks mate later.
+    let r = report(&problem_line("nshogi_mate1.sfen", "nshogi-mate1-0003"), None);
+    assert_eq!(r.length, Some(1));
+    let mut cooks: Vec<(&str, usize)> =
+        r.cooks.iter().map(|c| (c.line.usi[0].as_str(), c.length)).collect();
+    cooks.sort();
+    assert!(cooks.contains(&("7i8g", 1)), "{cooks:?}");
+    assert!(cooks.iter().all(|&(m, _)| m != r.main_line.usi[0]));
+    // Each cook's line is a real mate: replayed through the rules.
+    let root = position(&r.sfen);
+    for c in &r.cooks {
+        assert_eq!(c.ply, 1);
+        assert_eq!(c.line.usi.len(), c.length);
+        let mut pos = root.clone();
+        let moves: Vec<Move> = c
+            .line
+            .usi
+            .iter()
+            .map(|m| {
+                let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+                pos.make_move(mv);
+                mv
+            })
+            .collect();
+        let verdict = solver::mate_line::verify_mate_line(&root, &moves, solver::Rules::Tsume);
+        assert!(verdict.is_ok(), "{:?}: {verdict:?}", c.line.usi);
+    }
+    assert!(text::render("cook", &r).contains("余詰 at move 1: "));
+}
+
+#[test]
+fn an_intended_line_with_a_weaker_defence_departs_by_a_longer_one() {
+    // The first mate in 5 of the YaneuraOu sample with a defence at move 2 that is mated
+    // sooner: as the intended line, the solver's longer defence is 変長 against it.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../problems/yaneuraou_mate5_100.sfen");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let found = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(20)
+        .map(|l| l.split(" #").next().unwrap_or_default().trim().to_string())
+        .find_map(|sfen| {
+            let r = report(&sfen, None);
+            let v = r.variations.iter().find(|v| v.ply == 2 && v.length < v.main_length)?.clone();
+            Some((sfen, r, v))
+        });
+    let Some((sfen, r, v)) = found else { panic!("no mate in 5 with a shorter defence") };
+    assert_eq!(r.length, Some(5));
+    assert_eq!(v.flag, VariationFlag::Shorter);
+    let root = position(&sfen);
+    let mut pos = root.clone();
+    let usi: Vec<&String> = [&r.main_line.usi[0]].into_iter().chain(&v.line.usi).collect();
+    let intended: Vec<Move> = usi
+        .iter()
+        .map(|m| {
+            let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            pos.make_move(mv);
+            mv
+        })
+        .collect();
+    let r = report(&sfen, Some(&intended));
+    let i = r.intended.as_ref().unwrap_or_else(|| panic!("no comparison"));
+    assert_eq!(i.departs_at, Some(2));
+    assert_eq!(i.departure, Departure::LongerDefence { intended: Some(v.length), main: 4 });
+    assert!(text::render("intended", &r).contains("変長"));
+    // The main line itself as the intended line is the same line.
+    let main: Vec<Move> = {
+        let mut pos = root.clone();
+        r.main_line
+            .usi
+            .iter()
+            .map(|m| {
+                let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+                pos.make_move(mv);
+                mv
+            })
+            .collect()
+    };
+    let same = report(&sfen, Some(&main));
+    assert_eq!(same.intended.map(|i| i.departure), Some(Departure::Same));
+}
+
+#[test]
+fn no_mate_names_a_refuting_defence_for_each_check() {
+    // One check (G*5b) and the king takes nothing... the gold is unprotected: K takes it.
+    let r = report("4k4/9/9/9/9/9/9/9/9 b G 1", None);
+    assert_eq!(r.status, Status::NoMate);
+    assert!(!r.refutations.is_empty());
+    assert!(r.refutations.iter().all(|f| f.refuted && f.line.usi.len() == 2), "{r:?}");
+    assert!(text::render("nomate", &r).contains("不詰"));
+}
