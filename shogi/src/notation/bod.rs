@@ -12,11 +12,12 @@
 //! ```
 //!
 //! Hands are kept exactly as written: a tsume problem's defender hand is often `なし` or left
-//! out, and no 残り駒 (remaining pieces) are invented. `手数＝` lines are read but the SFEN
+//! out, and no 残り駒 (remaining pieces) are invented; only a hand written `残りの駒` gets them. `手数＝` lines are read but the SFEN
 //! move number stays 1, as the diagram is a problem's start, not a game's middle.
 
 use super::error::NotationError;
 use super::kanji::{glyph, hand_text, parse_hand, parse_piece_name, rank_char};
+use super::remaining::remaining_to_hand;
 use crate::color::Color;
 use crate::piece::Piece;
 use crate::position::Position;
@@ -114,11 +115,21 @@ fn hand_of(text: &str) -> &str {
     text.split_once(['：', ':']).map(|(_, v)| v).unwrap_or("").trim()
 }
 
-fn read_hand(setup: &mut Setup, color: Color, text: &str, no: usize) -> Result<(), NotationError> {
+/// Reads a hand line; `残りの駒` (every piece not placed) is left for [`parse_bod`] to fill in
+/// once the board is read, and reported as `true`.
+fn read_hand(
+    setup: &mut Setup,
+    color: Color,
+    text: &str,
+    no: usize,
+) -> Result<bool, NotationError> {
+    if hand_of(text) == "残りの駒" {
+        return Ok(true);
+    }
     let who = if color == Color::White { "後手" } else { "先手" };
     setup.hands[color.index()] = parse_hand(hand_of(text))
         .map_err(|m| NotationError::new(no, format!("hand of {who}"), m))?;
-    Ok(())
+    Ok(false)
 }
 
 /// Reads the lines of one diagram (`(line number, text)`, in file order) into a setup.
@@ -126,11 +137,16 @@ pub fn parse_bod(lines: &[(usize, &str)]) -> Result<Setup, NotationError> {
     let mut setup = Setup::empty();
     let mut rows = 0usize;
     let mut last = 0;
+    let mut rest_to = None;
     for &(no, text) in lines {
         last = no;
         match classify(text) {
-            Some(BodLine::WhiteHand) => read_hand(&mut setup, Color::White, text, no)?,
-            Some(BodLine::BlackHand) => read_hand(&mut setup, Color::Black, text, no)?,
+            Some(line @ (BodLine::WhiteHand | BodLine::BlackHand)) => {
+                let color = if line == BodLine::WhiteHand { Color::White } else { Color::Black };
+                if read_hand(&mut setup, color, text, no)? {
+                    rest_to = Some(color);
+                }
+            }
             Some(BodLine::Row) => {
                 if rows == 9 {
                     return Err(NotationError::new(no, "board", "more than 9 rows"));
@@ -145,6 +161,9 @@ pub fn parse_bod(lines: &[(usize, &str)]) -> Result<Setup, NotationError> {
     }
     if rows != 9 {
         return Err(NotationError::new(last, "board", format!("expected 9 rows, found {rows}")));
+    }
+    if let Some(color) = rest_to {
+        remaining_to_hand(&mut setup, color);
     }
     Ok(setup)
 }

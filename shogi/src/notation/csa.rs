@@ -6,6 +6,7 @@
 
 use super::error::NotationError;
 use super::record::Record;
+use super::remaining::remaining_to_hand;
 use crate::color::Color;
 use crate::movegen::is_legal;
 use crate::moves::Move;
@@ -163,7 +164,7 @@ impl Game {
             let code = &chunk[2..];
             let sq = square_of(&chunk[..2])?;
             if code == "AL" && sq.is_none() {
-                self.rest_to_hand(color);
+                remaining_to_hand(&mut self.setup, color);
                 continue;
             }
             let kind = kind_of(code).ok_or_else(|| format!("bad piece code {code:?}"))?;
@@ -177,21 +178,6 @@ impl Game {
             }
         }
         Ok(())
-    }
-
-    fn rest_to_hand(&mut self, color: Color) {
-        for kind in PieceKind::HAND {
-            let on_board = self
-                .setup
-                .board
-                .iter()
-                .filter(|p| p.get().is_some_and(|(_, k)| k.unpromote() == kind))
-                .count();
-            let in_hands: usize = self.setup.hands.iter().map(|h| h[kind.index()] as usize).sum();
-            let left =
-                (PieceKind::SET_COUNT[kind.index()] as usize).saturating_sub(on_board + in_hands);
-            self.setup.hands[color.index()][kind.index()] += left as u8;
-        }
     }
 
     fn start(&mut self, no: usize, side: Color) -> Result<(), NotationError> {

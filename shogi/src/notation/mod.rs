@@ -15,6 +15,7 @@ pub mod kif;
 mod kifu;
 pub mod record;
 pub mod relative;
+mod remaining;
 pub mod sfen_lines;
 pub mod svg;
 
