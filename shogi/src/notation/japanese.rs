@@ -43,6 +43,8 @@ fn origins(pos: &Position, kind: PieceKind, to: Square) -> Vec<Square> {
         .filter(|m| !m.is_drop() && m.to() == to && pos.piece_at(m.from()).kind() == kind)
         .map(|m| m.from())
         .collect();
+    // A promotion and a non-promotion share an origin; they need not be adjacent in the list.
+    out.sort();
     out.dedup();
     out
 }
