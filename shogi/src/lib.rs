@@ -28,6 +28,7 @@ pub use setup::{PositionError, Setup};
 pub use sfen::{FromSfenError, SfenError};
 pub mod declaration;
 pub mod mate1;
+pub mod notation;
 pub mod perft;
 pub mod repetition;
 pub mod usi;
