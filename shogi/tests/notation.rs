@@ -279,3 +279,12 @@ fn svg_draws_every_piece_and_is_well_formed() {
     assert!(svg.contains("rotate(180"), "後手's pieces are turned");
     assert!(svg.contains(">歩15<") && svg.contains(">金<"), "{svg}");
 }
+
+#[test]
+fn a_move_list_header_glued_to_the_hand_line_still_reads() {
+    // cshogi's board_to_bod ends without a newline, so a header appended to it lands on the
+    // 先手の持駒 line.
+    let r = only("glued_header.kif");
+    assert_eq!(r.position.to_sfen(), "4k4/9/4P4/9/9/9/9/9/9 b G 1");
+    assert_eq!(usi(&r.moves), "G*5b");
+}

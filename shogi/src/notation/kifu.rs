@@ -115,7 +115,7 @@ impl<'a> RecordText<'a> {
 pub fn split_records(text: &str) -> Vec<RecordText<'_>> {
     let mut records = Vec::new();
     let mut current = RecordText::default();
-    for (i, line) in text.lines().enumerate() {
+    for (no, line) in text.lines().enumerate().flat_map(|(i, l)| split_glued_header(i + 1, l)) {
         let kind = classify_line(line);
         if matches!(kind, Kind::Skip) {
             continue;
@@ -124,14 +124,25 @@ pub fn split_records(text: &str) -> Vec<RecordText<'_>> {
             records.push(std::mem::take(&mut current));
         }
         if current.is_empty() {
-            current.line = i + 1;
+            current.line = no;
         }
-        current.add(i + 1, line, kind);
+        current.add(no, line, kind);
     }
     if !current.is_empty() {
         records.push(current);
     }
     records
+}
+
+/// A line with the move list's header glued to its end (`先手の持駒：飛　角二手数----指手--`, as
+/// a diagram written without its last newline and a header appended give) is read as two
+/// lines with the same number.
+fn split_glued_header(no: usize, line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let (first, second) = match line.find("手数----") {
+        Some(at) if at > 0 => (&line[..at], Some(&line[at..])),
+        _ => (line, None),
+    };
+    std::iter::once((no, first)).chain(second.map(|s| (no, s)))
 }
 
 /// The handicaps of 手合割 and their positions (上手, White, moves first).

@@ -1,9 +1,15 @@
 //! Reading the problem files of a run: every problem with the file and line it came from, the
 //! lines that could not be read, and the files that could not be opened.
+//!
+//! A file is read by its format ([`Format::detect`]: extension, else content): SFEN lines with
+//! their ids and answers, or records of KIF, KI2, CSA and BOD, whose moves are the intended
+//! line. Shift-JIS files (KIF written on Windows) are decoded.
 
 use super::args::Shard;
 use super::problem::{parse_problem_line, Problem};
 use super::report::{BadLine, UnreadableFile};
+use shogi::notation::{decode_text, read_records, Format, Record};
+use shogi::Move;
 use std::path::PathBuf;
 
 /// A problem to solve, with where it came from.
@@ -11,6 +17,10 @@ pub struct Task {
     pub file: String,
     pub line: usize,
     pub problem: Problem,
+    /// The record's title (KIF 表題, CSA `$EVENT`).
+    pub title: Option<String>,
+    /// The file's line for the problem (a KIF's moves): the intended line.
+    pub intended: Option<Vec<Move>>,
 }
 
 impl Task {
@@ -33,32 +43,64 @@ pub struct Inputs {
 pub fn read_inputs(files: &[PathBuf], shard: Option<Shard>) -> Inputs {
     let mut inputs = Inputs::default();
     let mut index = 0;
-    for path in files {
+    for path in files.iter().map(PathBuf::as_path) {
         let file = path.display().to_string();
         let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Ok(bytes) => decode_text(&bytes),
             Err(e) => {
                 inputs.unreadable.push(UnreadableFile { file, error: e.to_string() });
                 continue;
             }
         };
-        for (i, line) in text.lines().enumerate() {
-            let parsed = parse_problem_line(line);
-            if matches!(parsed, Ok(None)) {
-                continue;
-            }
+        let format = Format::detect(path, &text);
+        let entries = match format {
+            Format::Sfen => sfen_entries(&text),
+            _ => record_entries(&text, format),
+        };
+        for (line, entry) in entries {
             let taken = shard.is_none_or(|s| s.takes(index));
             index += 1;
-            match parsed {
-                Ok(Some(problem)) if taken => {
-                    inputs.tasks.push(Task { file: file.clone(), line: i + 1, problem })
+            if !taken {
+                continue;
+            }
+            match entry {
+                Ok((problem, title, intended)) => {
+                    inputs.tasks.push(Task { file: file.clone(), line, problem, title, intended })
                 }
-                Err(error) if taken => {
-                    inputs.bad_lines.push(BadLine { file: file.clone(), line: i + 1, error })
-                }
-                _ => {}
+                Err(error) => inputs.bad_lines.push(BadLine { file: file.clone(), line, error }),
             }
         }
     }
     inputs
+}
+
+/// A problem read from a file, with its title and intended line, or the error of its line.
+type Entry = (usize, Result<(Problem, Option<String>, Option<Vec<Move>>), String>);
+
+/// The problems of a file of SFEN lines (`<sfen> # <id> <answer>`).
+fn sfen_entries(text: &str) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        match parse_problem_line(line) {
+            Ok(None) => {}
+            Ok(Some(problem)) => entries.push((i + 1, Ok((problem, None, None)))),
+            Err(e) => entries.push((i + 1, Err(e))),
+        }
+    }
+    entries
+}
+
+/// The problems of a KIF, KI2, CSA or BOD file: each record's start position, its moves as
+/// the intended line.
+fn record_entries(text: &str, format: Format) -> Vec<Entry> {
+    read_records(text, format)
+        .into_iter()
+        .map(|r| match r {
+            Ok(Record { title, position, moves, line }) => {
+                let problem = Problem { position, id: None, answer: None };
+                (line, Ok((problem, title, (!moves.is_empty()).then_some(moves))))
+            }
+            Err(e) => (e.line, Err(format!("{}: {}", e.field, e.message))),
+        })
+        .collect()
 }

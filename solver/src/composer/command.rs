@@ -1,7 +1,7 @@
 //! `tsumugi-mate report FILE...`: the composer's report of every problem of the files, as
 //! text (stdout), JSON (`--json`) or one HTML page per file (`--html DIR`).
 
-use super::{check_problem, text, ComposerReport, ReportLimits};
+use super::{check_problem, html, text, ComposerReport, ReportLimits};
 use crate::batch::input::{read_inputs, Task};
 use crate::batch::jobs::solve_in_order;
 use crate::config::{Rules, SolverConfig};
@@ -40,6 +40,10 @@ pub struct ReportArgs {
     /// Print the reports as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also write one HTML page per file into this folder (`<file name>.html`), each problem
+    /// with its board diagram above its report.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -90,7 +94,7 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     let deliver = |i: usize, report: ComposerReport| {
         let task = &inputs.tasks[i];
         if !args.json {
-            let _ = write!(out, "{}", text::render(&task.label(), &report));
+            let _ = write!(out, "{}", text::render(&heading(task), &report));
             let _ = out.flush();
         }
         reports.push((i, report));
@@ -99,6 +103,12 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     if let Err(e) = solve_in_order(&inputs.tasks, jobs, make, check, deliver) {
         let _ = writeln!(err, "tsumugi-mate: cannot start the search threads: {e}");
         return 1;
+    }
+    if let Some(dir) = &args.html {
+        if let Err(e) = write_pages(dir, &inputs.tasks, &reports) {
+            let _ = writeln!(err, "{}: cannot write the HTML pages: {e}", dir.display());
+            return 1;
+        }
     }
     if args.json {
         let entries: Vec<Entry> = reports
@@ -154,4 +164,33 @@ fn parse_line(root: &shogi::Position, usi: &[String]) -> Option<Vec<shogi::Move>
             shogi::movegen::is_legal(&pos, m).then(|| pos.make_move(m)).map(|()| m)
         })
         .collect()
+}
+
+/// A problem's heading: its id or place, and its title.
+fn heading(task: &Task) -> String {
+    match &task.title {
+        Some(t) => format!("{} {t}", task.label()),
+        None => task.label(),
+    }
+}
+
+/// One HTML page per input file, in `dir`.
+fn write_pages(dir: &Path, tasks: &[Task], reports: &[(usize, ComposerReport)]) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut files: Vec<&str> = tasks.iter().map(|t| t.file.as_str()).collect();
+    files.dedup();
+    for file in files {
+        let sections: Vec<html::Section> = reports
+            .iter()
+            .filter(|(i, _)| tasks[*i].file == file)
+            .map(|(i, r)| html::Section {
+                title: heading(&tasks[*i]),
+                position: &tasks[*i].problem.position,
+                report: r,
+            })
+            .collect();
+        let name = Path::new(file).file_name().map_or("report".into(), |n| n.to_string_lossy());
+        std::fs::write(dir.join(format!("{name}.html")), html::page(file, &sections))?;
+    }
+    Ok(())
 }

@@ -16,6 +16,7 @@
 //! answered within them is listed as unsettled, never as sound.
 
 pub mod command;
+pub mod html;
 pub mod intended;
 pub mod text;
 
@@ -76,8 +77,18 @@ impl Line {
 }
 
 /// The Japanese notation of `moves` from `pos`.
-fn japanese_moves(_pos: &Position, moves: &[Move], _previous: Option<Move>) -> Vec<String> {
-    moves.iter().map(ToString::to_string).collect() // TEMP until shogi::notation lands
+fn japanese_moves(pos: &Position, moves: &[Move], previous: Option<Move>) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut previous = previous.map(Move::to);
+    moves
+        .iter()
+        .map(|&m| {
+            let text = shogi::notation::move_to_japanese(&pos, m, previous);
+            previous = Some(m.to());
+            pos.make_move(m);
+            text
+        })
+        .collect()
 }
 
 /// Another mating check beside the main line's (余詰).
