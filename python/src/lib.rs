@@ -95,6 +95,22 @@ fn solve(
         Outcome::Timeout => ("timeout", Vec::new()),
     };
     let mate = status == "mate";
+    let moves_ja = mate.then(|| {
+        let mut at = pos.clone();
+        let mut previous = None;
+        let line = match &r.outcome {
+            Outcome::Mate(line) => line.as_slice(),
+            _ => &[],
+        };
+        line.iter()
+            .map(|&m| {
+                let text = shogi::notation::move_to_japanese(&at, m, previous);
+                previous = Some(m.to());
+                at.make_move(m);
+                text
+            })
+            .collect()
+    });
     Ok(MateResult {
         status,
         length: mate.then_some(moves.len()),
@@ -103,8 +119,57 @@ fn solve(
         time_ms: r.elapsed.as_secs_f64() * 1000.0,
         proven_shortest: mate && r.proven_shortest,
         main_line: mate && r.main_line,
-        moves_ja: None,
+        moves_ja,
     })
+}
+
+/// The composer's report of a problem, under tsume rules: the main line (USI and Japanese),
+/// cooks (余詰), variations (変化, flagged 変長/変同/変同駒余り), pieces left in hand (駒余り),
+/// refutations when there is no mate, and the questions left unsettled.
+///
+/// sfen: as for `solve`.
+/// time_ms: time for solving the problem; questions_time_ms: for all the questions together;
+/// question_nodes: node cap of each question; hash_mb: table size (shared by the questions).
+/// intended: the intended line as USI moves, compared with the main line.
+///
+/// Returns a dict (the JSON of `tsumugi-mate report --json`).
+#[pyfunction]
+#[pyo3(signature = (sfen, time_ms=60000, questions_time_ms=60000, question_nodes=200000, hash_mb=256, intended=None))]
+fn report(
+    py: Python<'_>,
+    sfen: &str,
+    time_ms: i64,
+    questions_time_ms: i64,
+    question_nodes: i64,
+    hash_mb: i64,
+    intended: Option<Vec<String>>,
+) -> PyResult<Py<PyAny>> {
+    let pos = position::parse_position(sfen).map_err(PyValueError::new_err)?;
+    if !HASH_MB.contains(&hash_mb) {
+        return Err(PyValueError::new_err(format!("hash_mb out of range: {hash_mb}")));
+    }
+    let intended = match intended {
+        None => None,
+        Some(usi) => Some(position::parse_line(&pos, &usi).map_err(PyValueError::new_err)?),
+    };
+    let time_ms = non_negative("time_ms", time_ms)?;
+    let limits = solver::composer::ReportLimits {
+        main: Limits { time: (time_ms > 0).then(|| Duration::from_millis(time_ms)), nodes: None },
+        question_nodes: non_negative("question_nodes", question_nodes)?.max(1),
+        questions_time: Duration::from_millis(non_negative(
+            "questions_time_ms",
+            questions_time_ms,
+        )?),
+    };
+    let config = SolverConfig { hash_mb: hash_mb as usize, ..SolverConfig::default() };
+    let checked = run::run_detached(py, |stop| {
+        let mut solver = solver::Solver::new(config);
+        solver::composer::check_problem(&mut solver, &pos, intended.as_deref(), &limits, stop)
+    })?;
+    let json = serde_json::to_string(&checked)
+        .map_err(|e| PyValueError::new_err(format!("cannot convert the report: {e}")))?;
+    let loads = py.import("json")?.getattr("loads")?;
+    Ok(loads.call1((json,))?.unbind())
 }
 
 fn non_negative(name: &str, value: i64) -> PyResult<u64> {
@@ -123,6 +188,7 @@ fn non_negative(name: &str, value: i64) -> PyResult<u64> {
 #[pymodule]
 fn tsumugi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add_class::<MateResult>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

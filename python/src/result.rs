@@ -35,8 +35,7 @@ pub struct MateResult {
     /// with `any_mate=True` or when the time ran out while the line was being refined.
     #[pyo3(get)]
     pub main_line: bool,
-    /// The moves in Japanese notation; always `None` in this version, which has no Japanese
-    /// notation yet (a later change of the rules core adds it).
+    /// For a mate: the moves in Japanese notation (`▲２四桂`, `△同　玉`); else `None`.
     #[pyo3(get)]
     pub moves_ja: Option<Vec<String>>,
 }

@@ -29,6 +29,15 @@ pub fn solve_detached(
     config: SolverConfig,
     limits: &Limits,
 ) -> PyResult<SolveResult> {
+    run_detached(py, move |stop| Solver::new(config).solve(pos, limits, stop, &mut |_| {}))
+}
+
+/// Runs `work` (a search that checks the stop flag it is given) on a search thread, with the
+/// GIL released.
+pub fn run_detached<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> T + Send,
+) -> PyResult<T> {
     let stop = AtomicBool::new(false);
     py.detach(|| {
         thread::scope(|scope| {
@@ -36,9 +45,7 @@ pub fn solve_detached(
             let stop = &stop;
             let search = solver::stack::search_thread("tsumugi-solve")
                 .spawn_scoped(scope, move || {
-                    let result = catch_unwind(AssertUnwindSafe(|| {
-                        Solver::new(config).solve(pos, limits, stop, &mut |_| {})
-                    }));
+                    let result = catch_unwind(AssertUnwindSafe(|| work(stop)));
                     // The receiver may be gone only if the caller itself failed; nothing to do.
                     let _ = done.send(());
                     result

@@ -140,7 +140,7 @@ def test_result_is_a_small_frozen_record():
                       "main_line", "moves_ja"}
     assert d == dict(r)
     assert all(r[k] == v for k, v in d.items())
-    assert r.moves_ja is None
+    assert len(r.moves_ja) == len(r.moves) and r.moves_ja[0][0] in "▲△"
     assert isinstance(r.time_ms, float) and r.nodes > 0
     assert repr(r).startswith("Result(status='mate', length=3, moves=['")
     with pytest.raises(KeyError):
@@ -155,3 +155,28 @@ def test_any_mate():
     assert r.status == "mate" and not r.main_line
     if cshogi is not None:
         assert_mate_in_cshogi(sfen, r.moves)
+
+
+def test_japanese_moves_of_a_mate_in_one():
+    r = tsumugi.solve("4k4/9/4P4/9/9/9/9/9/9 b G 1", time_ms=5000)
+    assert r.moves == ["G*5b"]
+    assert r.moves_ja == ["▲５二金"]
+
+
+def test_report_of_a_mate_with_a_piece_left_and_of_a_cook():
+    r = tsumugi.report("4k4/9/4P4/9/9/9/9/9/9 b GP 1", time_ms=5000)
+    assert r["status"] == "mate" and r["length"] == 1
+    assert r["main_line"]["usi"] == ["G*5b"]
+    assert r["pieces_left"] == ["歩"]
+    assert r["cooks"] == []
+    # nshogi-mate1-0003: 7i6g mates, and 7i8g too (a cook).
+    sfen = next(s for s, i, _ in problem_lines("nshogi_mate1.sfen", 10) if i == "nshogi-mate1-0003")
+    r = tsumugi.report(sfen, time_ms=10000, hash_mb=16)
+    assert any(c["line"]["usi"][0] == "7i8g" and c["length"] == 1 for c in r["cooks"])
+
+
+def test_report_compares_the_intended_line():
+    r = tsumugi.report("4k4/9/4P4/9/9/9/9/9/9 b G 1", time_ms=5000, intended=["G*5b"])
+    assert r["intended"]["departure"] == "Same"
+    with pytest.raises(ValueError):
+        tsumugi.report("4k4/9/4P4/9/9/9/9/9/9 b G 1", intended=["G*5b", "9a9b"])
