@@ -72,6 +72,13 @@ pub struct SolveArgs {
     /// format of `../shared/tools/usi_mate_batch.py --out`, read by `verify_mates.py`).
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
+    /// Keep the transposition table in this file (memory-mapped) and reuse it: an interrupted
+    /// run resumes, a collection solved again reuses what it learnt. The table is kept across
+    /// problems (not cleared) and flushed after each one. A missing file is created with the
+    /// `--hash` size; an existing file keeps its own size. A file of other rules, keys or
+    /// format, or a damaged one, is refused (exit 1). One file per `--rules` setting.
+    #[arg(long, value_name = "PATH")]
+    pub table_file: Option<PathBuf>,
 }
 
 fn parse_double_count(text: &str) -> Result<DoubleCount, String> {
@@ -607,13 +614,23 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         bar.set_style(style);
     }
 
-    let mut solver = Solver::new(SolverConfig {
+    let mut solver = match Solver::open(SolverConfig {
         hash_mb: args.hash,
         double_count: args.double_count,
         rules: args.rules,
         any_mate: args.any_mate,
         max_ply: args.depth_limit,
-    });
+        table_file: args.table_file.clone(),
+    }) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(err, "{e}");
+            return 1;
+        }
+    };
+    for line in solver.take_table_log() {
+        let _ = writeln!(err, "{line}");
+    }
     let limits = Limits {
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
         nodes: (args.nodes > 0).then_some(args.nodes),
@@ -629,6 +646,7 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         let label =
             task.problem.id.clone().unwrap_or_else(|| format!("{}:{}", task.file, task.line));
         bar.set_message(label.clone());
+        // Keeps a table file (see `Solver::clear`).
         solver.clear();
         let attacker = attacker_of(&task.problem);
         let solved = catch_unwind(AssertUnwindSafe(|| {
@@ -642,7 +660,12 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
                 // A bug costs this problem, not the run: it counts as unsolved.
                 let msg = crate::usi::panic_message(payload.as_ref());
                 bar.suspend(|| writeln!(err, "{label}: error: the search failed: {msg}")).ok();
-                solver = Solver::new(solver.config().clone());
+                let config = solver.config().clone();
+                drop(solver); // closes a table file before it is opened again
+                solver = Solver::new(config);
+                for line in solver.take_table_log() {
+                    bar.suspend(|| writeln!(err, "{line}")).ok();
+                }
                 SolveResult::timeout(0, Duration::ZERO)
             }
         };
@@ -657,6 +680,10 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         }
         if let Some(f) = results_file.as_mut() {
             let _ = writeln!(f, "{}", plain_result_line(&report));
+            let _ = f.flush();
+        }
+        if let Err(e) = solver.flush_table() {
+            bar.suspend(|| writeln!(err, "table file: cannot flush: {e}")).ok();
         }
         reports.push(report);
         bar.inc(1);
@@ -910,6 +937,7 @@ mod tests {
             check,
             quiet: true,
             results: None,
+            table_file: None,
         }
     }
 
