@@ -8,7 +8,9 @@
 use crate::piece::PieceKind;
 use std::fmt;
 
+/// `repr(transparent)`: the solver's table file stores a hand as this one `u32`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+#[repr(transparent)]
 pub struct Hand(u32);
 
 /// Bit offset of each hand kind's field, indexed by `PieceKind::index()` (1..=7).

@@ -79,6 +79,9 @@ pub struct SolverConfig {
     /// The deepest ply searched: a branch that reaches it ends there (no mate within it), and
     /// a search that found nothing but such ends answers "timeout", never "no mate".
     pub max_ply: u16,
+    /// Keep the table's entries in this file (memory-mapped), so that they outlive the process
+    /// (`--table-file`, USI `TableFile`); `None`: in memory. See [`crate::table_file`].
+    pub table_file: Option<std::path::PathBuf>,
 }
 
 impl Default for SolverConfig {
@@ -89,6 +92,7 @@ impl Default for SolverConfig {
             rules: Rules::default(),
             any_mate: false,
             max_ply: crate::stack::MAX_PLY,
+            table_file: None,
         }
     }
 }

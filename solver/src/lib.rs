@@ -10,6 +10,7 @@ pub use outcome::{Limits, Outcome, Progress, SolveResult};
 pub use search::Solver;
 pub mod pn;
 pub mod repetition_table;
+pub mod table_file;
 pub mod tt;
 
 // Front ends (USI engine, batch solver) and the rules check of mate lines they share; the USI

@@ -6,11 +6,60 @@
 //! *disproof pieces* and answer every inferior or equal hand. Unknown entries answer only their
 //! exact hand. Replacement prefers to evict unknown entries of least search effort, so that
 //! solved results (the "solved tier") are only evicted when a bucket holds nothing else.
+//!
+//! **Where the entries live.** In memory (a `Vec`), or in a memory-mapped table file
+//! ([`crate::table_file`]) that outlives the process. The table reaches them through one raw
+//! slice whatever owns them, so a lookup or a store never asks which (no branch, no
+//! allocation): with no file, the table behaves and costs exactly as before files existed.
+//!
+//! **Entries of earlier problems** (a table file is never cleared between problems) are safe
+//! to reuse: a proof or a disproof is a fact of a position (board, attacker's hand, and who
+//! attacks), not of the problem it was found in; disproofs that rest on a repetition (the
+//! graph-history interaction) depend on the path and are never stored here
+//! ([`crate::repetition_table`]); depth-bounded disproofs ("no mate within N plies") carry
+//! their depth and answer only searches that ask for no more. Unknown entries carry only
+//! effort estimates, which steer the search but decide nothing. What would make an entry of
+//! one problem answer another wrongly is kept out of the key: the attacker (see
+//! [`key_salt`]: the node types are those of the attacker), the pieces in play (the defender
+//! holds what the board and the attacker's hand leave, so a problem with another piece set
+//! gets other keys), and the rules (a file is made under one rules setting and refused under
+//! the other).
+//!
+//! **Torn entries.** A process killed while it stores an entry (SIGKILL lands between the
+//! instructions that write its 32 bytes) leaves in the file an entry made of parts of two. A
+//! mapped file's pages are in the OS's page cache, which survives the process, so this is
+//! the only damage a kill can do: every completed store is kept. Each entry therefore carries
+//! a 24-bit check of its other fields, computed on every store (a few multiplications, no
+//! cost at lookup); a file opened with its dirty flag set (not closed cleanly) has every
+//! live entry checked once and those that fail emptied. An entry that is torn but passes
+//! (one chance in 2^24 for the one or two stores in flight at the kill) would be read as it
+//! stands. Freeing an entry (garbage collection, a stale generation) writes only its
+//! `amount` field, to 0, which makes it empty whatever its check says.
 
+use crate::config::Rules;
 use crate::pn::PnDn;
-use shogi::Hand;
+use crate::table_file::{TableFile, TableFileError};
+use shogi::{Color, Hand, PieceKind, Position};
+use std::ops::{Deref, DerefMut};
+use std::path::Path;
+use std::ptr::NonNull;
 
+/// One table entry, laid out for the table file: `#[repr(C)]`, 32 bytes, no padding (every
+/// byte is a field, so nothing undefined is ever written to a file), native byte order.
+///
+/// | offset | field |
+/// |---|---|
+/// | 0 | `board_key` u64 (salted, see [`key_salt`]) |
+/// | 8 | `hand` u32 |
+/// | 12 | `pn` u32 |
+/// | 16 | `dn` u32 |
+/// | 20 | `amount` u32 |
+/// | 24 | `len` u16 |
+/// | 26 | `depth` u16 |
+/// | 28 | `generation` u8 |
+/// | 29 | `check` [u8; 3] |
 #[derive(Copy, Clone, Default)]
+#[repr(C)]
 struct Entry {
     board_key: u64,
     hand: Hand,
@@ -24,12 +73,167 @@ struct Entry {
     depth: u16,
     /// The table generation that wrote it; entries of older generations count as empty.
     generation: u8,
+    /// A 24-bit check of the fields above, for torn entries (see the module's docs).
+    check: [u8; 3],
+}
+
+/// The size of an entry, recorded in a table file's header.
+pub const ENTRY_SIZE: usize = 32;
+/// The entry layout version, recorded in a table file's header: bump it when the entry's
+/// fields, its check, the bucket index or the key salts change.
+pub const ENTRY_LAYOUT: u32 = 1;
+
+const _: () = {
+    use std::mem::{align_of, offset_of, size_of};
+    assert!(size_of::<Entry>() == ENTRY_SIZE && align_of::<Entry>() == 8);
+    assert!(offset_of!(Entry, hand) == 8 && offset_of!(Entry, pn) == 12);
+    assert!(offset_of!(Entry, dn) == 16 && offset_of!(Entry, amount) == 20);
+    assert!(offset_of!(Entry, len) == 24 && offset_of!(Entry, depth) == 26);
+    assert!(offset_of!(Entry, generation) == 28 && offset_of!(Entry, check) == 29);
+};
+
+impl Entry {
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn new(
+        board_key: u64,
+        hand: Hand,
+        pn: PnDn,
+        dn: PnDn,
+        amount: u32,
+        len: u16,
+        depth: u16,
+        generation: u8,
+    ) -> Entry {
+        let mut e =
+            Entry { board_key, hand, pn, dn, amount, len, depth, generation, check: [0; 3] };
+        e.check = e.computed_check();
+        e
+    }
+
+    /// The check of the other fields: each 8-byte word multiplied by its own odd constant (so a
+    /// word from another entry changes the sum), then mixed.
+    #[inline(always)]
+    fn computed_check(&self) -> [u8; 3] {
+        let w1 = (u64::from(self.hand.raw()) << 32) | u64::from(self.pn);
+        let w2 = (u64::from(self.dn) << 32) | u64::from(self.amount);
+        let w3 =
+            (u64::from(self.len) << 24) | (u64::from(self.depth) << 8) | u64::from(self.generation);
+        let mut x = self.board_key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ w1.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ w2.wrapping_mul(0x1656_67B1_9E37_79F9)
+            ^ w3.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x ^= x >> 32;
+        [x as u8, (x >> 8) as u8, (x >> 16) as u8]
+    }
+}
+
+/// Xored into the board key when White attacks. A position's node type depends on the
+/// attacker (the side to move attacks, except that a side in check defends by default, and
+/// `Solver::solve_as` may make a side in check attack), so the entries of the two attackers
+/// must never answer each other, least of all in a table file shared by many problems. Bit 0
+/// (the side to move) is left alone; with Black attacking the keys are unchanged.
+pub const WHITE_ATTACKS_SALT: u64 = 0x5D1C_3A96_E2B7_4F08;
+
+/// The salt xored into every board key of a search of `pos` with `attacker` mating: the
+/// attacker's ([`WHITE_ATTACKS_SALT`]), and the piece set's when it is not the full set of 40.
+/// The defender's hand is not in the table's key: it is whatever the board and the attacker's
+/// hand leave of the pieces in play, which is the same throughout one search but not between
+/// problems with other pieces in play. Zero for Black attacking with the full set (most
+/// problems: their keys, and so their node counts, are those of a table without salts).
+pub fn key_salt(pos: &Position, attacker: Color) -> u64 {
+    let mut material = 0u64;
+    let mut full = true;
+    for kind in PieceKind::HAND {
+        let mut n = pos.pieces_kind(kind).count();
+        if kind.can_promote() {
+            n += pos.pieces_kind(kind.promote()).count();
+        }
+        n += pos.hand(Color::Black).count(kind) + pos.hand(Color::White).count(kind);
+        full &= n == u32::from(PieceKind::SET_COUNT[kind.index()]);
+        material = (material << 5) | u64::from(n.min(31));
+    }
+    let material_salt = if full {
+        0
+    } else {
+        let mut z = material.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) & !1
+    };
+    let attacker_salt = if attacker == Color::White { WHITE_ATTACKS_SALT } else { 0 };
+    attacker_salt ^ material_salt
+}
+
+/// The entries, whoever owns their memory: one raw slice for the hot path, and its owner
+/// (a `Vec` or a mapped file) for the end of its life.
+struct Entries {
+    ptr: NonNull<Entry>,
+    len: usize,
+    owner: Owner,
+}
+
+enum Owner {
+    Memory(#[allow(dead_code)] Vec<Entry>),
+    File(TableFile),
+}
+
+// SAFETY: `Entries` owns its memory (the `Vec` or the mapping) and hands it out only through
+// `&self`/`&mut self`, like a `Vec`.
+unsafe impl Send for Entries {}
+
+impl Entries {
+    fn in_memory(len: usize) -> Entries {
+        let mut v = vec![Entry::default(); len];
+        // `as_mut_ptr` makes no reference to the elements; the Vec is never touched again
+        // until it is dropped, and its buffer does not move with it.
+        let ptr = NonNull::new(v.as_mut_ptr()).unwrap_or(NonNull::dangling());
+        Entries { ptr, len, owner: Owner::Memory(v) }
+    }
+
+    fn in_file(file: TableFile) -> Entries {
+        let len = file.entries();
+        let ptr = NonNull::new(file.entries_ptr().cast::<Entry>()).unwrap_or(NonNull::dangling());
+        debug_assert!(ptr.as_ptr().is_aligned());
+        Entries { ptr, len, owner: Owner::File(file) }
+    }
+}
+
+impl Deref for Entries {
+    type Target = [Entry];
+    #[inline(always)]
+    fn deref(&self) -> &[Entry] {
+        // SAFETY: `ptr` is valid for `len` entries for as long as `owner` lives, and every bit
+        // pattern is an `Entry` (plain integers).
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl DerefMut for Entries {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [Entry] {
+        // SAFETY: as in `deref`, and `&mut self` makes this the only access.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+/// What opening a table file did, for the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileOpened {
+    pub created: bool,
+    pub entries: usize,
+    /// The file was not closed cleanly, so its entries were checked.
+    pub was_dirty: bool,
+    /// Entries emptied by that check (torn by a kill).
+    pub torn: usize,
 }
 
 /// The depth of an unbounded search, and of a disproof that holds at any depth.
 pub const UNBOUNDED: u16 = u16::MAX;
 
-const BUCKET: usize = 8;
+/// Entries per bucket.
+pub const BUCKET: usize = 8;
 
 /// A result to store.
 #[derive(Copy, Clone, Debug)]
@@ -62,7 +266,7 @@ pub struct NodeId {
 }
 
 pub struct Table {
-    entries: Vec<Entry>,
+    entries: Entries,
     /// SNDA parent links, one per entry slot (empty unless enabled): the position from which
     /// the entry's position was last searched.
     parents: Vec<NodeId>,
@@ -75,21 +279,88 @@ impl Table {
     /// A table of about `mb` MiB (rounded down to a power of two buckets), with a parent link
     /// per entry when `parent_links` (SNDA) is set.
     pub fn new(mb: usize, parent_links: bool) -> Table {
+        let entries = Self::entries_for(mb, parent_links);
+        Table {
+            entries: Entries::in_memory(entries),
+            parents: if parent_links { vec![NodeId::default(); entries] } else { vec![] },
+            mask: entries / BUCKET - 1,
+            generation: 1,
+        }
+    }
+
+    /// The number of entries of a table of about `mb` MiB.
+    fn entries_for(mb: usize, parent_links: bool) -> usize {
         let bytes = mb.max(1) << 20;
         let per_entry = std::mem::size_of::<Entry>()
             + if parent_links { std::mem::size_of::<NodeId>() } else { 0 };
         let buckets = (bytes / (BUCKET * per_entry)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        Table {
-            entries: vec![Entry::default(); buckets * BUCKET],
-            parents: if parent_links { vec![NodeId::default(); buckets * BUCKET] } else { vec![] },
-            mask: buckets - 1,
-            generation: 1,
+        buckets * BUCKET
+    }
+
+    /// A table whose entries live in the file at `path`, for searches under `rules`: opened,
+    /// or created with the entries of an `mb`-MiB table if it is missing (an existing file
+    /// keeps its own size). A file that was not closed cleanly has its entries checked once.
+    /// SNDA's parent links (`parent_links`) stay in memory: they are a heuristic of one run.
+    pub fn open_file(
+        path: &Path,
+        mb: usize,
+        parent_links: bool,
+        rules: Rules,
+    ) -> Result<(Table, FileOpened), TableFileError> {
+        let opened = TableFile::open(path, Self::entries_for(mb, parent_links), rules)?;
+        let entries = Entries::in_file(opened.file);
+        let len = entries.len();
+        let mut table = Table {
+            entries,
+            parents: if parent_links { vec![NodeId::default(); len] } else { vec![] },
+            mask: len / BUCKET - 1,
+            generation: opened.generation,
+        };
+        let torn = if opened.was_dirty { table.empty_torn_entries() } else { 0 };
+        let report =
+            FileOpened { created: opened.created, entries: len, was_dirty: opened.was_dirty, torn };
+        Ok((table, report))
+    }
+
+    /// The table file the entries live in, if any.
+    pub fn file(&self) -> Option<&Path> {
+        match &self.entries.owner {
+            Owner::File(f) => Some(f.path()),
+            Owner::Memory(_) => None,
         }
+    }
+
+    /// Asks the OS to write a table file's entries out (no wait; nothing without a file).
+    pub fn flush(&self) -> std::io::Result<()> {
+        match &self.entries.owner {
+            Owner::File(f) => f.flush_async(),
+            Owner::Memory(_) => Ok(()),
+        }
+    }
+
+    /// Empties every live entry whose check fails (torn by a kill); returns how many.
+    fn empty_torn_entries(&mut self) -> usize {
+        let mut torn = 0;
+        for e in self.entries.iter_mut() {
+            if e.amount != 0 && e.check != e.computed_check() {
+                *e = Entry::default();
+                torn += 1;
+            }
+        }
+        torn
     }
 
     pub fn has_parent_links(&self) -> bool {
         !self.parents.is_empty()
+    }
+
+    /// Adds or drops SNDA's parent links, keeping the entries.
+    pub fn set_parent_links(&mut self, parent_links: bool) {
+        if parent_links != self.has_parent_links() {
+            let n = if parent_links { self.entries.len() } else { 0 };
+            self.parents = vec![NodeId::default(); n];
+        }
     }
 
     /// The recorded parent of an unsolved or solved entry of exactly this position.
@@ -112,6 +383,9 @@ impl Table {
         if self.generation == 0 {
             self.entries.iter_mut().for_each(|e| *e = Entry::default());
             self.generation = 1;
+        }
+        if let Owner::File(f) = &mut self.entries.owner {
+            f.set_generation(self.generation);
         }
     }
 
@@ -221,7 +495,7 @@ impl Table {
             let e_solved = e.pn == 0 || e.dn == 0;
             if e.amount != 0 && e.board_key == board_key {
                 let amount = amount.max(e.amount);
-                let new = Entry { board_key, hand, pn, dn, amount, len, depth, generation };
+                let new = Entry::new(board_key, hand, pn, dn, amount, len, depth, generation);
                 if e.hand == hand {
                     if !e_solved {
                         *e = new;
@@ -261,7 +535,7 @@ impl Table {
             // Only solved entries left: an unknown result is not worth evicting one.
             return None;
         }
-        bucket[victim] = Entry { board_key, hand, pn, dn, amount, len, depth, generation };
+        bucket[victim] = Entry::new(board_key, hand, pn, dn, amount, len, depth, generation);
         Some(start + victim)
     }
 
@@ -392,5 +666,102 @@ mod tests {
         assert!(t.lookup(key, h, UNBOUNDED).is_some_and(|k| k.pn == 0 && k.len == 3));
         t.store(key, h, solved(0, INF, 1, UNBOUNDED), None);
         assert!(t.lookup(key, h, UNBOUNDED).is_some_and(|k| k.len == 1), "the shorter proof wins");
+    }
+
+    /// A fresh path in the temp dir, removed on drop.
+    struct TempPath(std::path::PathBuf);
+    impl TempPath {
+        fn new(name: &str) -> TempPath {
+            use std::sync::atomic::{AtomicU32, Ordering};
+            static N: AtomicU32 = AtomicU32::new(0);
+            let n = N.fetch_add(1, Ordering::Relaxed);
+            let file = format!("tsumugi-tt-table-{}-{n}-{name}", std::process::id());
+            TempPath(std::env::temp_dir().join(file))
+        }
+    }
+    impl Drop for TempPath {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    fn open(path: &Path) -> (Table, FileOpened) {
+        Table::open_file(path, 1, false, Rules::Tsume).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_proof_outlives_the_process_that_found_it() {
+        let file = TempPath::new("reopen");
+        let key = 0x1234_5678_9abc_def0;
+        let h = hand(&[(Gold, 1)]);
+        let (mut t, opened) = open(&file.0);
+        assert!(opened.created);
+        t.store(key, h, solved(0, INF, 7, UNBOUNDED), None);
+        t.store(key ^ 0xff00, h, solved(INF, 0, 0, 9), None);
+        t.clear(); // a file keeps its generation in its header
+        t.store(key ^ 0xf000, h, solved(0, INF, 3, UNBOUNDED), None);
+        drop(t);
+        let (t, opened) = open(&file.0);
+        assert!(!opened.created && !opened.was_dirty, "{opened:?}");
+        assert!(t.lookup(key, h, UNBOUNDED).is_none(), "of an older generation");
+        assert!(t.lookup(key ^ 0xf000, h, UNBOUNDED).is_some_and(|k| k.pn == 0 && k.len == 3));
+        assert!(t.lookup(key ^ 0xf000, hand(&[(Gold, 2)]), UNBOUNDED).is_some());
+        // A table in memory of the same size knows nothing.
+        assert!(Table::new(1, false).lookup(key ^ 0xf000, h, UNBOUNDED).is_none());
+    }
+
+    #[test]
+    fn a_dirty_file_has_its_torn_entries_emptied_and_keeps_the_others() {
+        let file = TempPath::new("torn");
+        let h = hand(&[(Pawn, 1)]);
+        let keys: Vec<u64> =
+            (1..=200u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & !1).collect();
+        let (mut t, _) = open(&file.0);
+        for (i, &k) in keys.iter().enumerate() {
+            t.store(k, h, solved(0, INF, 1 + 2 * (i as u16 % 5), UNBOUNDED), None);
+        }
+        drop(t);
+        // Tear the entry of keys[0] as a kill between two of its stores would (one word of it
+        // from another entry: here its pn/hand word changed), and mark the file dirty.
+        let mut bytes = std::fs::read(&file.0).unwrap_or_else(|e| panic!("{e}"));
+        let base = crate::table_file::HEADER_BYTES;
+        let slot = (0..bytes.len().saturating_sub(base) / ENTRY_SIZE)
+            .find(|i| {
+                let at = base + i * ENTRY_SIZE;
+                bytes[at..at + 8] == keys[0].to_ne_bytes()
+            })
+            .unwrap_or_else(|| panic!("entry of keys[0] not in the file"));
+        let at = base + slot * ENTRY_SIZE;
+        bytes[at + 12..at + 16].copy_from_slice(&5u32.to_ne_bytes()); // pn 0 -> 5
+        bytes[42] = 1; // dirty
+        std::fs::write(&file.0, &bytes).unwrap_or_else(|e| panic!("{e}"));
+
+        let (t, opened) = open(&file.0);
+        assert!(opened.was_dirty && opened.torn == 1, "{opened:?}");
+        assert!(t.lookup(keys[0], h, UNBOUNDED).is_none(), "the torn entry is gone");
+        for &k in &keys[1..] {
+            assert!(t.lookup(k, h, UNBOUNDED).is_some_and(|e| e.pn == 0), "{k:x} kept");
+        }
+        drop(t);
+        // Without the dirty flag nothing is checked (and a clean close cleared it).
+        let (_, opened) = open(&file.0);
+        assert!(!opened.was_dirty && opened.torn == 0);
+    }
+
+    #[test]
+    fn the_attacker_salts_the_key() {
+        let sfen = |s: &str| Position::from_sfen(s).unwrap_or_else(|e| panic!("{e:?}"));
+        // 図巧1 has every piece in play: Black attacking, no salt (keys as without salts).
+        let full = sfen("1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1");
+        assert_eq!(key_salt(&full, Color::Black), 0);
+        assert_eq!(key_salt(&full, Color::White), WHITE_ATTACKS_SALT);
+        // Two golds and a pawn only: another piece set, other keys.
+        let pos = sfen("4k4/9/4P4/9/9/9/9/9/9 b G 1");
+        assert_ne!(key_salt(&pos, Color::Black), 0);
+        let black = key_salt(&pos, Color::Black);
+        let white = key_salt(&pos, Color::White);
+        assert_ne!(black, white);
+        assert_eq!((black ^ white) & 1, 0, "the side-to-move bit is kept");
+        assert_eq!(black ^ white, WHITE_ATTACKS_SALT);
     }
 }

@@ -6,7 +6,10 @@
 //!   not counted; `pure`: every interposition counts), `DoubleCount`, `NodeLimit` (which
 //!   limits every search),
 //!   `DepthLimit` (the deepest ply searched; a search that finds nothing within it answers
-//!   `checkmate timeout`, never `nomate`);
+//!   `checkmate timeout`, never `nomate`), `TableFile` (a file that keeps the table across
+//!   runs, see [`crate::table_file`]; empty: none; it is (re)opened with the other settings,
+//!   at the next `isready` or `go`, and `usinewgame` does not clear it; a file that cannot be
+//!   used gets `info string error: ...` and the engine goes on with an in-memory table);
 //! - a plain `go` reads only the clock, and refuses a malformed one (`info string error: ...`
 //!   and `bestmove resign`); other fields are ignored;
 //! - the time of a plain `go` ([`budget`]): a rough share of the clock, 10 s without one;
@@ -89,6 +92,7 @@ impl EngineOptions {
                 "option name DepthLimit type spin default {} min 1 max {MAX_PLY}",
                 defaults.solver.max_ply
             ),
+            "option name TableFile type string default <empty>".to_string(),
         ]
     }
 
@@ -128,6 +132,13 @@ impl EngineOptions {
                 let plies = parse_in_range(&v, 1, MAX_PLY as u64)
                     .map_err(|e| format!("DepthLimit: {e}"))?;
                 self.solver.max_ply = plies as u16;
+            }
+            "tablefile" => {
+                // `<empty>` is how USI spells the empty string.
+                self.solver.table_file = match value.map(str::trim) {
+                    None | Some("") | Some("<empty>") => None,
+                    Some(path) => Some(path.into()),
+                };
             }
             // Sent by GUIs whether or not the engine lists it; there is nothing to ponder.
             "usi_ponder" => {}
@@ -466,6 +477,51 @@ mod tests {
         );
         assert_eq!(answer(&out, "checkmate"), 2, "{out:?}");
         assert_eq!(answer(&out, "info string"), 0, "{out:?}");
+    }
+
+    #[test]
+    fn table_file_option_opens_keeps_and_refuses() {
+        let dir = std::env::temp_dir();
+        let path = dir.join(format!("tsumugi-usi-table-{}.tt", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mate = "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G 1\ngo mate 2000\n";
+        let script = format!(
+            "setoption name USI_Hash value 1\nsetoption name TableFile value {}\nisready\n\
+             {mate}usinewgame\n{mate}",
+            path.display()
+        );
+        let out = run_script(&script);
+        assert!(
+            out.iter().any(|l| l.starts_with("info string table file") && l.contains("created")),
+            "{out:?}"
+        );
+        assert_eq!(answer(&out, "checkmate G*5b"), 2, "{out:?}");
+        // Closed cleanly at `quit`: opened again, not checked.
+        let out = run_script(&script);
+        let opened = out.iter().find(|l| l.starts_with("info string table file"));
+        assert!(
+            opened.is_some_and(|l| l.contains("opened") && !l.contains("not closed")),
+            "{out:?}"
+        );
+        // The same file under the other rules: refused, and the engine answers from memory.
+        let script = format!(
+            "setoption name Rules value pure\nsetoption name TableFile value {}\n{mate}\
+             setoption name TableFile value <empty>\n{mate}",
+            path.display()
+        );
+        let out = run_script(&script);
+        assert_eq!(answer(&out, "info string error: table file"), 1, "{out:?}");
+        assert_eq!(answer(&out, "checkmate G*5b"), 2, "{out:?}");
+        let _ = std::fs::remove_file(&path);
+        // A file that is not a table: refused, the engine carries on.
+        let junk = dir.join(format!("tsumugi-usi-junk-{}.tt", std::process::id()));
+        std::fs::write(&junk, b"not a table at all, but long enough to have a header............")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let out = run_script(&format!("setoption name TableFile value {}\n{mate}", junk.display()));
+        assert!(out.iter().any(|l| l.contains("not a Tsumugi table file")), "{out:?}");
+        assert_eq!(answer(&out, "checkmate G*5b"), 1, "{out:?}");
+        assert!(std::fs::read(&junk).is_ok_and(|b| b.starts_with(b"not a table")), "untouched");
+        let _ = std::fs::remove_file(&junk);
     }
 
     #[test]

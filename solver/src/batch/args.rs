@@ -59,6 +59,13 @@ pub struct SolveArgs {
     /// format of `../shared/tools/usi_mate_batch.py --out`, read by `verify_mates.py`).
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
+    /// Keep the transposition table in this file (memory-mapped) and reuse it: an interrupted
+    /// run resumes, a collection solved again reuses what it learnt. The table is kept across
+    /// problems (not cleared) and flushed after each one. A missing file is created with the
+    /// `--hash` size; an existing file keeps its own size. A file of other rules, keys or
+    /// format, or a damaged one, is refused (exit 1). One file per `--rules` setting; one job.
+    #[arg(long, value_name = "PATH")]
+    pub table_file: Option<PathBuf>,
 }
 
 /// `--shard K/N`: the problems whose index (from 0, over all files) is K − 1 modulo N.

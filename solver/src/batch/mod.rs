@@ -30,6 +30,7 @@ use report::{attacker_of, report_problem, JsonReport, Settings};
 use std::io::{self, IsTerminal, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Runs `solve` on the real stdout/stderr; returns the exit code.
@@ -63,15 +64,41 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         },
     };
 
-    let bar = progress_bar(show_bar, tasks.len());
-    let jobs = args.jobs.map_or_else(args::default_jobs, usize::from).clamp(1, tasks.len().max(1));
+    let jobs = match (&args.table_file, args.jobs) {
+        (Some(_), Some(n)) if n > 1 => {
+            let _ = writeln!(
+                err,
+                "tsumugi-mate: a table file is one table, used by one job: drop --jobs {n}"
+            );
+            return 1;
+        }
+        (Some(_), _) => 1,
+        (None, jobs) => jobs.map_or_else(args::default_jobs, usize::from),
+    };
+    let jobs = jobs.clamp(1, tasks.len().max(1));
     let config = SolverConfig {
         hash_mb: (args.hash / jobs).max(1),
         double_count: args.double_count,
         rules: args.rules,
         any_mate: args.any_mate,
         max_ply: args.depth_limit,
+        table_file: args.table_file.clone(),
     };
+    // A table file is opened here, so that a refused one ends the run before any work; the
+    // first worker takes this solver.
+    let opened = match Solver::open(config.clone()) {
+        Ok(mut s) => {
+            for line in s.take_table_log() {
+                let _ = writeln!(err, "{line}");
+            }
+            Mutex::new(Some(s))
+        }
+        Err(e) => {
+            let _ = writeln!(err, "{e}");
+            return 1;
+        }
+    };
+    let bar = progress_bar(show_bar, tasks.len());
     let limits = Limits {
         time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
         nodes: (args.nodes > 0).then_some(args.nodes),
@@ -103,12 +130,18 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
             });
         }
         if let Some(f) = results_file.as_mut() {
+            // Flushed line by line: a run killed midway keeps the answers it gave.
             let _ = writeln!(f, "{}", plain_result_line(&report));
+            let _ = f.flush();
         }
         reports.push(report);
         bar.inc(1);
     };
-    let started = jobs::solve_in_order(tasks, jobs, || Solver::new(config.clone()), solve, deliver);
+    let make = || {
+        let first = opened.lock().ok().and_then(|mut s| s.take());
+        first.unwrap_or_else(|| Solver::new(config.clone()))
+    };
+    let started = jobs::solve_in_order(tasks, jobs, make, solve, deliver);
     bar.finish_and_clear();
     if let Err(e) = started {
         let _ = writeln!(err, "tsumugi-mate: cannot start the search threads: {e}");
@@ -195,14 +228,23 @@ fn solve_task(
             bar.set_message(format!("{label}: {} nodes", p.nodes));
         })
     }));
-    match solved {
+    let (result, failure) = match solved {
         Ok(r) => (r, None),
         Err(payload) => {
             let msg = crate::usi::panic_message(payload.as_ref());
-            *solver = Solver::new(solver.config().clone());
+            let config = solver.config().clone();
+            // The old solver goes first: it closes a table file before it is opened again.
+            *solver = Solver::new(SolverConfig { hash_mb: 1, table_file: None, ..config.clone() });
+            *solver = Solver::new(config);
             (SolveResult::timeout(0, Duration::ZERO), Some(format!("the search failed: {msg}")))
         }
-    }
+    };
+    // Solved entries reach the file after every problem, so a kill loses at most one.
+    let failure = match solver.flush_table() {
+        Ok(()) => failure,
+        Err(e) => Some(failure.map_or(String::new(), |f| f + "; ") + &format!("table file: {e}")),
+    };
+    (result, failure)
 }
 
 #[cfg(test)]
@@ -230,6 +272,7 @@ mod tests {
             check,
             quiet: true,
             results: None,
+            table_file: None,
         }
     }
 

@@ -31,6 +31,9 @@ pub(super) struct Search<'a> {
     /// Interpositions wait for their futility test (tsume rules; see `children`).
     pub(super) futility_tests: bool,
     pub(super) attacker: Color,
+    /// Xored into every board key the table sees ([`crate::tt::key_salt`]): the attacker and
+    /// the pieces in play are part of an entry's identity.
+    pub(super) key_salt: u64,
     pub(super) nodes: u64,
     /// Expansions (calls of `mid` that expand a node), shtsume's and KomoringHeights' count.
     pub(super) visits: u64,
@@ -73,6 +76,12 @@ impl Search<'_> {
         pos.hand(self.attacker)
     }
 
+    /// The key of `pos` in the table: its board key with the search's salt.
+    #[inline(always)]
+    pub(super) fn table_key(&self, pos: &Position) -> u64 {
+        pos.board_key() ^ self.key_salt
+    }
+
     /// Searches `pos` (the last position of the path) until it is solved within `depth`
     /// remaining plies or the search is aborted.
     pub(super) fn prove(&mut self, pos: &mut Position, depth: u16) -> Value {
@@ -88,7 +97,7 @@ impl Search<'_> {
         let stored = Stored { pn: v.pn, dn: v.dn, len: v.len, depth: v.depth, amount };
         let n = self.nodes_on_path.len();
         let parent = if n >= 2 { Some(self.nodes_on_path[n - 2]) } else { None };
-        self.table.store(pos.board_key(), v.hand, stored, parent);
+        self.table.store(self.table_key(pos), v.hand, stored, parent);
     }
 
     /// The remaining depth of a search that is bounded only by the depth limit, at `ply`.

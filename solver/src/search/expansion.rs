@@ -131,7 +131,7 @@ impl Search<'_> {
         for i in 0..frame.children.len() {
             let c = &frame.children[i];
             if !c.estimated && c.edge == Edge::Move && is_active(&frame.children, i) {
-                self.table.prefetch(pos.board_key_after(c.mv));
+                self.table.prefetch(pos.board_key_after(c.mv) ^ self.key_salt);
             }
         }
         let mut any = false;
@@ -176,7 +176,7 @@ impl Search<'_> {
         if let Some(d) = self.repetitions.lookup(self.path_hash(), depth) {
             return Value::disproven(hand, true, d);
         }
-        if let Some(k) = self.table.lookup(pos.board_key(), hand, depth) {
+        if let Some(k) = self.table.lookup(self.table_key(pos), hand, depth) {
             return Value {
                 pn: k.pn,
                 dn: k.dn,
@@ -188,7 +188,7 @@ impl Search<'_> {
         }
         // A first visit with this hand starts no easier to disprove than a covered hand that was
         // already searched (a proof-number floor the other way round stalled no-mate searches).
-        let dn_floor = self.table.disproof_floor(pos.board_key(), hand);
+        let dn_floor = self.table.disproof_floor(self.table_key(pos), hand);
         let mut list = MoveList::new();
         if pos.side_to_move() == self.attacker {
             if depth == 0 {

@@ -152,7 +152,7 @@ impl Search<'_> {
             let v = if self.is_repetition() {
                 None
             } else {
-                self.table.lookup(pos.board_key(), self.attacker_hand(pos), UNBOUNDED)
+                self.table.lookup(self.table_key(pos), self.attacker_hand(pos), UNBOUNDED)
             };
             self.leave();
             pos.unmake_move();

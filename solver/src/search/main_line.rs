@@ -261,7 +261,10 @@ impl Search<'_> {
     /// Whether the table (or a short search) proves the position at the end of the path.
     fn proven_here(&mut self, pos: &mut Position, cap: u64) -> bool {
         let hand = self.attacker_hand(pos);
-        if self.table.lookup(pos.board_key(), hand, crate::tt::UNBOUNDED).is_some_and(|k| k.pn == 0)
+        if self
+            .table
+            .lookup(self.table_key(pos), hand, crate::tt::UNBOUNDED)
+            .is_some_and(|k| k.pn == 0)
         {
             return true;
         }
@@ -443,7 +446,7 @@ impl Search<'_> {
     /// The length of the proof the table holds for `pos`, if it holds one.
     fn proof_len_in_table(&self, pos: &Position) -> Option<u16> {
         let hand = self.attacker_hand(pos);
-        let known = self.table.lookup(pos.board_key(), hand, crate::tt::UNBOUNDED)?;
+        let known = self.table.lookup(self.table_key(pos), hand, crate::tt::UNBOUNDED)?;
         (known.pn == 0).then_some(known.len)
     }
 

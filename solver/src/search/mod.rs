@@ -46,7 +46,8 @@ use crate::config::{DoubleCount, Rules, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::repetition_table::RepetitionTable;
 use crate::stack::StackGuard;
-use crate::tt::{Table, UNBOUNDED};
+use crate::table_file::TableFileError;
+use crate::tt::{key_salt, Table, UNBOUNDED};
 use shogi::{Color, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -64,6 +65,8 @@ pub struct Solver {
     repetitions: RepetitionTable,
     /// What the last search measured of its stack.
     stack_use: StackUse,
+    /// What opening the table file did or why it failed, not yet taken by the caller.
+    table_log: Vec<String>,
 }
 
 /// How deep the last search went, and the stack it took per ply there (a diagnostic, and the
@@ -77,33 +80,129 @@ pub struct StackUse {
 }
 
 impl Solver {
+    /// A solver with the table `config` asks for. A table file that cannot be used leaves the
+    /// solver with an in-memory table, and the reason in [`Solver::take_table_log`]
+    /// (use [`Solver::open`] to fail instead).
     pub fn new(config: SolverConfig) -> Solver {
-        let table = Table::new(config.hash_mb, config.double_count == DoubleCount::Snda);
-        Solver {
+        let mut solver = Solver {
+            table: Table::new(1, false),
             config,
-            table,
             repetitions: RepetitionTable::default(),
             stack_use: StackUse::default(),
+            table_log: Vec::new(),
+        };
+        if let Err(e) = solver.build_table() {
+            solver.table_log.push(format!("error: {e}; the table is in memory"));
+        }
+        solver
+    }
+
+    /// A solver with the table `config` asks for, or why its table file cannot be used.
+    pub fn open(config: SolverConfig) -> Result<Solver, TableFileError> {
+        let mut solver = Solver {
+            table: Table::new(1, false),
+            config,
+            repetitions: RepetitionTable::default(),
+            stack_use: StackUse::default(),
+            table_log: Vec::new(),
+        };
+        solver.build_table()?;
+        Ok(solver)
+    }
+
+    /// Builds the table of the current settings (any table file open before is closed
+    /// first, so the same file can be opened again). On error, an in-memory table.
+    fn build_table(&mut self) -> Result<(), TableFileError> {
+        let links = self.config.double_count == DoubleCount::Snda;
+        // Closes the old table (and its file) before a file is opened.
+        self.table = Table::new(1, false);
+        let Some(path) = self.config.table_file.clone() else {
+            self.table = Table::new(self.config.hash_mb, links);
+            return Ok(());
+        };
+        match Table::open_file(&path, self.config.hash_mb, links, self.config.rules) {
+            Ok((table, opened)) => {
+                self.table = table;
+                let mb = (opened.entries * crate::tt::ENTRY_SIZE) >> 20;
+                let mut line = format!(
+                    "table file {}: {} with {} entries ({mb} MiB{}), {} rules",
+                    path.display(),
+                    if opened.created { "created" } else { "opened" },
+                    opened.entries,
+                    if opened.created { "" } else { ", its own size" },
+                    self.config.rules.name(),
+                );
+                if opened.was_dirty {
+                    line.push_str(&format!(
+                        "; not closed cleanly: entries checked, {} torn ones emptied",
+                        opened.torn
+                    ));
+                }
+                self.table_log.push(line);
+                Ok(())
+            }
+            Err(e) => {
+                self.table = Table::new(self.config.hash_mb, links);
+                Err(e)
+            }
         }
     }
+
     pub fn config(&self) -> &SolverConfig {
         &self.config
     }
-    /// Applies new settings; a new hash size reallocates the table.
+
+    /// Applies new settings; a new hash size reallocates an in-memory table (a table file
+    /// keeps its size), and a new table file or new rules with a table file reopen it.
     pub fn set_config(&mut self, config: SolverConfig) {
         let links = config.double_count == DoubleCount::Snda;
-        if config.hash_mb != self.config.hash_mb || links != self.table.has_parent_links() {
-            self.table = Table::new(config.hash_mb, links);
+        let old = std::mem::replace(&mut self.config, config);
+        let reopen = old.table_file != self.config.table_file
+            || (self.config.table_file.is_some() && old.rules != self.config.rules);
+        if reopen {
+            if let Err(e) = self.build_table() {
+                self.table_log.push(format!("error: {e}; the table is in memory"));
+            }
+        } else if self.table.file().is_some() {
+            self.table.set_parent_links(links);
+        } else if self.config.hash_mb != old.hash_mb || links != self.table.has_parent_links() {
+            self.table = Table::new(self.config.hash_mb, links);
         }
-        self.config = config;
     }
+
+    /// Lines about the table file (opened, created, checked after a kill, or why it is not
+    /// used) not yet taken.
+    pub fn take_table_log(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.table_log)
+    }
+
+    /// The table file in use, if any.
+    pub fn table_file(&self) -> Option<&std::path::Path> {
+        self.table.file()
+    }
+
+    /// Asks the OS to write the table file out (after each problem; no wait, nothing without
+    /// a file).
+    pub fn flush_table(&self) -> std::io::Result<()> {
+        self.table.flush()
+    }
+
     /// What the last search measured of its stack.
     pub fn stack_use(&self) -> StackUse {
         self.stack_use
     }
-    /// Forgets everything learnt (USI `usinewgame`).
+
+    /// Forgets what was learnt (USI `usinewgame`, a new problem of a batch): the repetition
+    /// tier always, the table unless it lives in a file. A table file is kept across problems
+    /// on purpose (that is what it is for), and its entries are safe to reuse: proofs and
+    /// disproofs are facts of a position, path-dependent disproofs are never stored in it,
+    /// bounded disproofs carry their depth, and what differs between problems (attacker,
+    /// pieces in play, rules) keeps their entries apart (see [`crate::tt`]). To start a file
+    /// afresh, delete it.
     pub fn clear(&mut self) {
-        self.table.clear();
+        if self.table.file().is_none() {
+            self.table.clear();
+        }
         self.repetitions.clear();
     }
 
@@ -133,7 +232,7 @@ impl Solver {
         let start = Instant::now();
         let config = self.config.clone();
         let max_ply = config.max_ply;
-        let mut search = self.search(attacker, limits, stop, progress, start);
+        let mut search = self.search(pos, attacker, limits, stop, progress, start);
         let mut root = pos.clone();
         search.enter(&root);
         let value = search.prove(&mut root, max_ply);
@@ -201,6 +300,7 @@ impl Solver {
     /// A search over this solver's table, for one question from one root.
     fn search<'a>(
         &'a mut self,
+        pos: &Position,
         attacker: Color,
         limits: &Limits,
         stop: &'a AtomicBool,
@@ -216,6 +316,7 @@ impl Solver {
             futility_tests: false,
             max_ply,
             attacker,
+            key_salt: key_salt(pos, attacker),
             nodes: 0,
             visits: 0,
             limits: limits.clone(),
@@ -251,7 +352,7 @@ impl Solver {
         let tsume = self.config.rules == Rules::Tsume;
         let mut progress = |_: &Progress| {};
         let mut search =
-            self.search(attacker, &Limits::default(), stop, &mut progress, Instant::now());
+            self.search(pos, attacker, &Limits::default(), stop, &mut progress, Instant::now());
         let mut root = pos.clone();
         search.enter(&root);
         let mut list = shogi::MoveList::new();

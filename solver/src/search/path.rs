@@ -17,7 +17,8 @@ impl Search<'_> {
     /// Appends `pos` (just reached) to the path.
     pub(super) fn enter(&mut self, pos: &Position) {
         self.path.push(pos.key());
-        self.nodes_on_path.push(NodeId { board: pos.board_key(), hand: self.attacker_hand(pos) });
+        self.nodes_on_path
+            .push(NodeId { board: self.table_key(pos), hand: self.attacker_hand(pos) });
         let previous = self.path_hashes.last().copied().unwrap_or(0);
         self.path_hashes.push(RepetitionTable::extend(previous, pos.key()));
     }

@@ -32,11 +32,13 @@ pub struct MateJob {
 pub struct MateBackend {
     config: SolverConfig,
     solver: Option<Solver>,
+    /// Lines for `info string` (the table file opened, or why not), not yet sent.
+    notes: Vec<String>,
 }
 
 impl MateBackend {
     pub fn new(config: SolverConfig) -> MateBackend {
-        MateBackend { config, solver: None }
+        MateBackend { config, solver: None, notes: Vec::new() }
     }
 
     fn solver(&mut self) -> &mut Solver {
@@ -45,6 +47,8 @@ impl MateBackend {
         if s.config() != config {
             s.set_config(config.clone());
         }
+        // A table file that cannot be used leaves an in-memory table: the engine carries on.
+        self.notes.extend(s.take_table_log());
         s
     }
 }
@@ -78,7 +82,16 @@ impl SearchBackend for MateBackend {
 
     fn search(&mut self, job: MateJob, report: &mut dyn FnMut(Progress)) -> SolveResult {
         let mut progress = |p: &Progress| report(p.clone());
-        self.solver().solve(&job.pos, &job.limits, &job.stop, &mut progress)
+        let solver = self.solver();
+        let result = solver.solve(&job.pos, &job.limits, &job.stop, &mut progress);
+        if let Err(e) = solver.flush_table() {
+            self.notes.push(format!("error: table file: cannot flush: {e}"));
+        }
+        result
+    }
+
+    fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     fn reset(&mut self) {

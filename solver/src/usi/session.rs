@@ -343,6 +343,7 @@ impl<P: UsiProgram> Session<'_, P> {
             },
             Event::Done(o) => self.finish(Finished::Done(o)),
             Event::Failed(msg) => self.finish(Finished::Failed(msg)),
+            Event::Info(line) => self.out.info_string(&line),
         }
     }
 

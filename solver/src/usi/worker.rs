@@ -44,6 +44,11 @@ pub trait SearchBackend: Send + 'static {
     fn search(&mut self, job: Self::Job, report: &mut dyn FnMut(Self::Progress)) -> Self::Outcome;
     /// After a panic in a job: drop whatever the job may have left half-done.
     fn reset(&mut self);
+    /// Lines for `info string` the backend has to say (e.g. a table file it could not open),
+    /// sent after each job.
+    fn take_notes(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 pub(crate) enum Job<B: SearchBackend> {
@@ -61,6 +66,8 @@ pub(crate) enum Event<B: SearchBackend> {
     Done(B::Outcome),
     /// The job panicked (a bug); the worker carries on after [`SearchBackend::reset`].
     Failed(String),
+    /// A line for `info string` ([`SearchBackend::take_notes`]).
+    Info(String),
 }
 
 /// The text of a panic's payload.
@@ -124,10 +131,12 @@ fn run_jobs<B: SearchBackend>(mut backend: B, jobs: &Receiver<Job<B>>, events: &
             Job::Clear => backend.clear(),
             Job::Sync(reply) => {
                 backend.ready();
+                send_notes(&mut backend, events);
                 let _ = reply.send(());
             }
             Job::Search(job) => {
                 backend.prepare(&job);
+                send_notes(&mut backend, events);
                 let _ = events.send(Event::Started);
                 let outcome = backend.search(job, &mut |p| {
                     let _ = events.send(Event::Progress(p));
@@ -139,5 +148,12 @@ fn run_jobs<B: SearchBackend>(mut backend: B, jobs: &Receiver<Job<B>>, events: &
             backend.reset();
             let _ = events.send(Event::Failed(panic_message(payload.as_ref())));
         }
+        send_notes(&mut backend, events);
+    }
+}
+
+fn send_notes<B: SearchBackend>(backend: &mut B, events: &Sender<Event<B>>) {
+    for note in backend.take_notes() {
+        let _ = events.send(Event::Info(note));
     }
 }
