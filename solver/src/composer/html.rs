@@ -38,7 +38,7 @@ body { font-family: 'Noto Serif CJK JP', 'Hiragino Mincho ProN', serif; margin: 
 section { border-top: 1px solid #999; padding: 1em 0; display: flex; flex-wrap: wrap; gap: 2em; }
 section h2 { width: 100%; margin: 0; }
 section.flagged h2::after { content: ' ⚑'; color: #b00; }
-.board svg { width: 360px; height: auto; }
+.board svg { width: 590px; max-width: 100%; height: auto; }
 pre { white-space: pre-wrap; font-family: 'Noto Sans Mono CJK JP', monospace; flex: 1; min-width: 30em; }
 </style>
 ";

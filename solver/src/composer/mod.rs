@@ -215,6 +215,7 @@ pub fn check_problem(
         attacker,
         stop,
         limits: Limits { time: None, nodes: Some(limits.question_nodes) },
+        main_limits: limits.main.clone(),
         deadline: Instant::now() + limits.questions_time,
         nodes: main.nodes,
     };
@@ -269,21 +270,35 @@ pub(crate) struct Asker<'a> {
     solver: &'a mut Solver,
     attacker: Color,
     stop: &'a AtomicBool,
+    /// Of each question.
     limits: Limits,
+    /// Of the intended line's one question, which may be as hard as the problem itself.
+    main_limits: Limits,
     deadline: Instant,
     nodes: u64,
 }
 
 impl Asker<'_> {
-    /// The mate after `mv` is played at `pos`.
+    /// The mate after `mv` is played at `pos`, within a question's limits.
     fn after(&mut self, pos: &Position, mv: Move) -> Answer {
         if Instant::now() >= self.deadline {
             return Answer::Unsettled("the report's time ran out".to_string());
         }
+        let limits = self.limits.clone();
+        self.after_within(pos, mv, &limits)
+    }
+
+    /// The mate after `mv` is played at `pos`, within the limits of the problem's own solve.
+    fn after_long(&mut self, pos: &Position, mv: Move) -> Answer {
+        let limits = self.main_limits.clone();
+        self.after_within(pos, mv, &limits)
+    }
+
+    fn after_within(&mut self, pos: &Position, mv: Move, limits: &Limits) -> Answer {
         let mut child = pos.clone();
         child.make_move(mv);
         let r: SolveResult =
-            self.solver.solve_as(&child, self.attacker, &self.limits, self.stop, &mut |_| {});
+            self.solver.solve_as(&child, self.attacker, limits, self.stop, &mut |_| {});
         self.nodes += r.nodes;
         match r.outcome {
             Outcome::Mate(moves) => {
