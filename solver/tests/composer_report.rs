@@ -144,3 +144,45 @@ fn no_mate_names_a_refuting_defence_for_each_check() {
     assert!(r.refutations.iter().all(|f| f.refuted && f.line.usi.len() == 2), "{r:?}");
     assert!(text::render("nomate", &r).contains("不詰"));
 }
+
+#[test]
+fn the_report_command_writes_text_html_and_kif_and_reads_a_kif_with_its_intended_line() {
+    use solver::composer::command::{run_with, ReportArgs};
+    let dir = std::env::temp_dir().join(format!("tsumugi-report-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    // A KIF whose intended line is the mate, and a broken record after it.
+    let kif = "表題：one\n後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n\
+| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ 歩 ・ ・ ・ ・|三\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n\
++---------------------------+\n先手の持駒：金\n手数----指手---------消費時間--\n   1 ５二金打\n";
+    let file = dir.join("one.kif");
+    std::fs::write(&file, kif).unwrap_or_else(|e| panic!("{e}"));
+    let args = ReportArgs {
+        files: vec![file],
+        time_ms: 10_000,
+        questions_time_ms: 10_000,
+        question_nodes: 100_000,
+        hash: 16,
+        jobs: Some(1),
+        json: false,
+        html: Some(dir.join("html")),
+        kif: Some(dir.join("kif")),
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(run_with(&args, &mut out, &mut err), 0, "{}", String::from_utf8_lossy(&err));
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("1手詰") && text.contains("▲５二金"), "{text}");
+    assert!(text.contains("intended line: the intended line is the main line"), "{text}");
+    let html = std::fs::read_to_string(dir.join("html/one.kif.html")).unwrap_or_default();
+    assert!(html.contains("<svg") && html.contains("one"), "{html}");
+    let back = std::fs::read_to_string(dir.join("kif/one.kif.kif")).unwrap_or_default();
+    let records = shogi::notation::read_records(&back, shogi::notation::Format::Kif);
+    let record = match records.as_slice() {
+        [Ok(r)] => r,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(record.position.to_sfen(), "4k4/9/4P4/9/9/9/9/9/9 b G 1");
+    assert_eq!(record.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["G*5b"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

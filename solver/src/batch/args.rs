@@ -49,6 +49,10 @@ pub struct SolveArgs {
     /// (a Slurm job array, GNU parallel) share a file. Bad lines are reported by their shard.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
+    /// After each problem, the composer's report too (as `tsumugi-mate report`: cooks,
+    /// variations, pieces left in hand, the intended line), with the table of its solve.
+    #[arg(long)]
+    pub report: bool,
     /// Compare with the answers; exit 1 on any mismatch or bad line.
     #[arg(long)]
     pub check: bool,

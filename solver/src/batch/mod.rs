@@ -21,6 +21,7 @@ pub use args::{Shard, SolveArgs};
 pub use problem::{parse_problem_line, Problem};
 pub use report::{plain_result_line, result_line, ProblemReport, Summary};
 
+use crate::composer::{report_on, text, ReportLimits};
 use crate::config::SolverConfig;
 use crate::outcome::{Limits, SolveResult};
 use crate::search::Solver;
@@ -31,7 +32,7 @@ use std::io::{self, IsTerminal, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Runs `solve` on the real stdout/stderr; returns the exit code.
 pub fn run(args: &SolveArgs) -> u8 {
@@ -109,9 +110,20 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         unreadable_files: inputs.unreadable.len(),
         ..Summary::default()
     };
+    let report_limits = ReportLimits { main: limits.clone(), ..ReportLimits::default() };
     let solve = |solver: &mut Solver, task: &Task| {
-        let result = solve_task(solver, task, &limits, &bar);
-        report_problem(&task.file, task.line, &task.problem, &result.0, args.rules, result.1)
+        let (result, failure) = solve_task(solver, task, &limits, &bar);
+        let composer = (args.report && failure.is_none()).then(|| {
+            let (pos, stop) = (&task.problem.position, AtomicBool::new(false));
+            let start = Instant::now().checked_sub(result.elapsed).unwrap_or_else(Instant::now);
+            let intended = task.intended.as_deref();
+            let attacker = attacker_of(&task.problem);
+            report_on(solver, pos, attacker, &result, start, intended, &report_limits, &stop)
+        });
+        let mut report =
+            report_problem(&task.file, task.line, &task.problem, &result, args.rules, failure);
+        report.composer = composer;
+        report
     };
     let deliver = |_: usize, report: ProblemReport| {
         summary.add(&report);
@@ -120,8 +132,11 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         }
         let line = if args.jsonl {
             serde_json::to_string(&report).ok()
+        } else if args.json {
+            None
         } else {
-            (!args.json).then(|| result_line(&report))
+            let composer = report.composer.as_ref().map(|c| text::render(&report.id, c));
+            Some(result_line(&report) + &composer.map_or(String::new(), |c| format!("\n{c}")))
         };
         if let Some(line) = line {
             bar.suspend(|| {
@@ -267,6 +282,7 @@ mod tests {
             depth_limit: crate::stack::MAX_PLY,
             json,
             jsonl: false,
+            report: false,
             jobs: Some(1),
             shard: None,
             check,

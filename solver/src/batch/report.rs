@@ -28,6 +28,9 @@ pub struct ProblemReport {
     /// `match`, `mismatch`, `length_warning`, `unchecked` or `skipped`.
     pub verdict: &'static str,
     pub note: Option<String>,
+    /// The composer's report (`solve --report`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub composer: Option<crate::composer::ComposerReport>,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -214,6 +217,7 @@ pub(super) fn report_problem(
             r.depth_limited.then(|| "no mate within the depth limit".to_string()),
             line_note(r),
         ]),
+        composer: None,
     }
 }
 

@@ -44,6 +44,10 @@ pub struct ReportArgs {
     /// with its board diagram above its report.
     #[arg(long, value_name = "DIR")]
     pub html: Option<PathBuf>,
+    /// Also write the main lines back as KIF into this folder: one `<file name>.kif` per
+    /// file, a record (board diagram and main line) per problem with a mate.
+    #[arg(long, value_name = "DIR")]
+    pub kif: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -85,8 +89,10 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     };
     let check = |solver: &mut Solver, task: &Task| {
         solver.clear();
-        let moves =
-            intended.get(&task.label()).and_then(|usi| parse_line(&task.problem.position, usi));
+        // The record's own moves, else a `.pv` line for its id.
+        let from_pv =
+            || intended.get(&task.label()).and_then(|usi| parse_line(&task.problem.position, usi));
+        let moves = task.intended.clone().or_else(from_pv);
         let stop = AtomicBool::new(false);
         check_problem(solver, &task.problem.position, moves.as_deref(), &limits, &stop)
     };
@@ -107,6 +113,12 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     if let Some(dir) = &args.html {
         if let Err(e) = write_pages(dir, &inputs.tasks, &reports) {
             let _ = writeln!(err, "{}: cannot write the HTML pages: {e}", dir.display());
+            return 1;
+        }
+    }
+    if let Some(dir) = &args.kif {
+        if let Err(e) = write_kif_files(dir, &inputs.tasks, &reports) {
+            let _ = writeln!(err, "{}: cannot write the KIF files: {e}", dir.display());
             return 1;
         }
     }
@@ -191,6 +203,39 @@ fn write_pages(dir: &Path, tasks: &[Task], reports: &[(usize, ComposerReport)]) 
             .collect();
         let name = Path::new(file).file_name().map_or("report".into(), |n| n.to_string_lossy());
         std::fs::write(dir.join(format!("{name}.html")), html::page(file, &sections))?;
+    }
+    Ok(())
+}
+
+/// The main lines as KIF, one file per input file, in `dir`.
+fn write_kif_files(
+    dir: &Path,
+    tasks: &[Task],
+    reports: &[(usize, ComposerReport)],
+) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut texts: Vec<(&str, String)> = Vec::new();
+    for (i, r) in reports {
+        let task = &tasks[*i];
+        let Some(moves) = parse_line(&task.problem.position, &r.main_line.usi) else { continue };
+        let record = shogi::notation::Record {
+            title: Some(heading(task)),
+            position: task.problem.position.clone(),
+            moves,
+            line: task.line,
+        };
+        let Ok(kif) = shogi::notation::write_kif(&record) else { continue };
+        match texts.last_mut() {
+            Some((file, text)) if *file == task.file => {
+                text.push('\n');
+                text.push_str(&kif);
+            }
+            _ => texts.push((&task.file, kif)),
+        }
+    }
+    for (file, text) in texts {
+        let name = Path::new(file).file_name().map_or("report".into(), |n| n.to_string_lossy());
+        std::fs::write(dir.join(format!("{name}.kif")), text)?;
     }
     Ok(())
 }

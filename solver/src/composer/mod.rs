@@ -210,6 +210,22 @@ pub fn check_problem(
     let start = Instant::now();
     let attacker = crate::search::default_attacker(pos);
     let main = solver.solve_as(pos, attacker, &limits.main, stop, &mut |_| {});
+    report_on(solver, pos, attacker, &main, start, intended, limits, stop)
+}
+
+/// The report of `pos` whose own solve (`main`, begun at `start`) is done: the questions are
+/// asked with the table that solve left in `solver`.
+#[allow(clippy::too_many_arguments)]
+pub fn report_on(
+    solver: &mut Solver,
+    pos: &Position,
+    attacker: Color,
+    main: &SolveResult,
+    start: Instant,
+    intended: Option<&[Move]>,
+    limits: &ReportLimits,
+    stop: &AtomicBool,
+) -> ComposerReport {
     let mut asker = Asker {
         solver,
         attacker,
