@@ -56,19 +56,21 @@ pub fn parse_problem_line(line: &str) -> Result<Option<Problem>, String> {
     Ok(Some(Problem { position, id, answer }))
 }
 
+/// The problem of a line that must parse (tests).
+#[cfg(test)]
+pub(crate) fn problem(line: &str) -> Problem {
+    match parse_problem_line(line) {
+        Ok(Some(p)) => p,
+        other => panic!("{line:?}: {other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::batch::answer::Expected;
 
     const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
-
-    fn problem(line: &str) -> Problem {
-        match parse_problem_line(line) {
-            Ok(Some(p)) => p,
-            other => panic!("{line:?}: {other:?}"),
-        }
-    }
 
     #[test]
     fn problem_lines() {

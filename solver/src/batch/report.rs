@@ -240,17 +240,10 @@ fn join_notes<const N: usize>(notes: [Option<String>; N]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::problem::parse_problem_line;
+    use crate::batch::problem::problem;
     use std::time::Duration;
 
     const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
-
-    fn problem(line: &str) -> Problem {
-        match parse_problem_line(line) {
-            Ok(Some(p)) => p,
-            other => panic!("{line:?}: {other:?}"),
-        }
-    }
 
     #[test]
     fn result_lines() {

@@ -331,31 +331,26 @@ impl Asker<'_> {
     fn walk_main_line(&mut self, root: &Position, line: &[Move], report: &mut ComposerReport) {
         let mut pos = root.clone();
         for (i, &mv) in line.iter().enumerate() {
-            let remaining = line.len() - i;
-            let previous = i.checked_sub(1).map(|j| line[j]);
+            let at = MainPly {
+                index: i,
+                main: mv,
+                remaining: line.len() - i,
+                previous: i.checked_sub(1).map(|j| line[j]),
+            };
             if pos.side_to_move() == self.attacker {
-                self.cooks_at(&pos, i, mv, remaining, previous, report);
+                self.cooks_at(&pos, &at, report);
             } else {
-                self.variations_at(&pos, i, mv, remaining, previous, report);
+                self.variations_at(&pos, &at, report);
             }
             pos.make_move(mv);
         }
     }
 
-    /// Other checks at ply `i` (0-based) that mate within `remaining` plies (at the first
-    /// move, at all).
-    fn cooks_at(
-        &mut self,
-        pos: &Position,
-        i: usize,
-        main: Move,
-        remaining: usize,
-        previous: Option<Move>,
-        report: &mut ComposerReport,
-    ) {
-        let mut checks = MoveList::new();
-        shogi::movegen::generate(pos, MoveClass::Checks, NonPromotions::Include, &mut checks);
-        for &c in checks.iter().filter(|&&c| c != main) {
+    /// Other checks at this ply that mate within the remaining plies (at the first move, at
+    /// all).
+    fn cooks_at(&mut self, pos: &Position, at: &MainPly, report: &mut ComposerReport) {
+        let &MainPly { index: i, main, remaining, previous } = at;
+        for &c in checks(pos).iter().filter(|&&c| c != main) {
             match self.after(pos, c) {
                 Answer::Mate { moves, proven } => {
                     let length = moves.len() + 1;
@@ -388,16 +383,9 @@ impl Asker<'_> {
         }
     }
 
-    /// Other counted defences at ply `i`, with their lengths.
-    fn variations_at(
-        &mut self,
-        pos: &Position,
-        i: usize,
-        main: Move,
-        remaining: usize,
-        previous: Option<Move>,
-        report: &mut ComposerReport,
-    ) {
+    /// Other counted defences at this ply, with their lengths.
+    fn variations_at(&mut self, pos: &Position, at: &MainPly, report: &mut ComposerReport) {
+        let &MainPly { index: i, main, remaining, previous } = at;
         let evasions = self.solver.classify_evasions(pos, self.attacker, self.stop);
         for (e, futile) in evasions {
             if futile {
@@ -449,10 +437,8 @@ impl Asker<'_> {
 
     /// For a problem with no mate: each check with a defence after which there is no mate.
     fn refutations(&mut self, pos: &Position) -> Vec<Refutation> {
-        let mut checks = MoveList::new();
-        shogi::movegen::generate(pos, MoveClass::Checks, NonPromotions::Include, &mut checks);
         let mut found = Vec::new();
-        for &c in checks.iter() {
+        for &c in checks(pos).iter() {
             let mut after = pos.clone();
             after.make_move(c);
             let evasions = self.solver.classify_evasions(&after, self.attacker, self.stop);
@@ -467,6 +453,25 @@ impl Asker<'_> {
         }
         found
     }
+}
+
+/// A ply of the main line, where the report asks its questions.
+struct MainPly {
+    /// 0-based.
+    index: usize,
+    /// The main line's move there.
+    main: Move,
+    /// Plies of the main line from there to the mate.
+    remaining: usize,
+    /// The move before (for 同 in the notation).
+    previous: Option<Move>,
+}
+
+/// The checks of `pos`.
+fn checks(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    shogi::movegen::generate(pos, MoveClass::Checks, NonPromotions::Include, &mut list);
+    list
 }
 
 /// The attacker's pieces in hand after `moves` from `pos`, in the composer's words.
