@@ -28,8 +28,8 @@ const HASH_MB: std::ops::RangeInclusive<i64> = 1..=65536;
 /// nodes: node limit; 0: none.
 /// rules: "tsume" (tsume-shogi rules, as composers publish answers: shortest mate, longest
 ///     resistance, futile interpositions not counted) or "pure" (every interposition counts).
-/// threads: search threads, at least 1. The solver searches with one thread for now; the value
-///     is checked, then unused until the solver searches with several.
+/// threads: search threads sharing the table, at least 1 (helpers beside the main thread
+///     during the proof; the main line is the main thread's).
 /// hash_mb: transposition table size in MiB (1 to 65536).
 /// any_mate: answer the first mate proven instead of the shortest main line.
 ///
@@ -71,8 +71,13 @@ fn solve(
             HASH_MB.end()
         )));
     }
-    let config =
-        SolverConfig { hash_mb: hash_mb as usize, rules, any_mate, ..SolverConfig::default() };
+    let config = SolverConfig {
+        hash_mb: hash_mb as usize,
+        rules,
+        any_mate,
+        threads: threads as usize,
+        ..SolverConfig::default()
+    };
     let limits = Limits {
         time: (time_ms > 0).then(|| Duration::from_millis(time_ms)),
         nodes: (nodes > 0).then_some(nodes),

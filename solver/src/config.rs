@@ -82,6 +82,9 @@ pub struct SolverConfig {
     /// Keep the table's entries in this file (memory-mapped), so that they outlive the process
     /// (`--table-file`, USI `TableFile`); `None`: in memory. See [`crate::table_file`].
     pub table_file: Option<std::path::PathBuf>,
+    /// Search threads sharing the table (USI `Threads`, `--threads`): the main thread and
+    /// `threads - 1` helpers during the first proof (see `search::run_helpers`).
+    pub threads: usize,
 }
 
 impl Default for SolverConfig {
@@ -93,6 +96,7 @@ impl Default for SolverConfig {
             any_mate: false,
             max_ply: crate::stack::MAX_PLY,
             table_file: None,
+            threads: 1,
         }
     }
 }

@@ -23,9 +23,17 @@ pub fn add(a: PnDn, b: PnDn) -> PnDn {
 /// the search does not bounce between two nearly equal children (ε = 1/4).
 #[inline(always)]
 pub fn epsilon_threshold(second_best: PnDn) -> PnDn {
+    epsilon_threshold_wider(second_best, 1)
+}
+
+/// [`epsilon_threshold`] with ε = `quarters` / 4: helper threads take wider ones, so that they
+/// stay longer in a subtree than the main thread and search elsewhere than it does.
+#[inline(always)]
+pub fn epsilon_threshold_wider(second_best: PnDn, quarters: u32) -> PnDn {
     if second_best >= MAX_UNSOLVED {
         // Saturated: the best child must still be allowed to change, or the search stalls.
         return INF;
     }
-    add(second_best, second_best / 4 + 1)
+    let extra = (second_best as u64 * quarters as u64 / 4).min(MAX_UNSOLVED as u64) as PnDn;
+    add(second_best, extra.saturating_add(1))
 }

@@ -7,6 +7,11 @@
 //! exact hand. Replacement prefers to evict unknown entries of least search effort, so that
 //! solved results (the "solved tier") are only evicted when a bucket holds nothing else.
 //!
+//! **Threads.** Helper threads (`Threads`) share the table: while it is shared, every read
+//! and write of a bucket (and of its parent links) holds that bucket's spin lock, so an entry
+//! is never seen half-written by another thread. A table that is not shared takes no lock
+//! (one branch per access; no measurable cost on 図巧1).
+//!
 //! **Where the entries live.** In memory (a `Vec`), or in a memory-mapped table file
 //! ([`crate::table_file`]) that outlives the process. The table reaches them through one raw
 //! slice whatever owns them, so a lookup or a store never asks which (no branch, no
@@ -40,9 +45,11 @@ use crate::config::Rules;
 use crate::pn::PnDn;
 use crate::table_file::{TableFile, TableFileError};
 use shogi::{Color, Hand, PieceKind, Position};
+use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One table entry, laid out for the table file: `#[repr(C)]`, 32 bytes, no padding (every
 /// byte is a field, so nothing undefined is ever written to a file), native byte order.
@@ -268,11 +275,42 @@ pub struct NodeId {
 pub struct Table {
     entries: Entries,
     /// SNDA parent links, one per entry slot (empty unless enabled): the position from which
-    /// the entry's position was last searched.
-    parents: Vec<NodeId>,
+    /// the entry's position was last searched. Written under the bucket's lock.
+    parents: Box<[UnsafeCell<NodeId>]>,
     mask: usize,
     /// Bumped by `clear`, so clearing between problems costs nothing.
     generation: u8,
+    /// One spin lock per bucket, taken only while the table is shared.
+    locks: Box<[AtomicBool]>,
+    /// Several search threads use the table (`Solver` sets it around their lives).
+    shared: bool,
+}
+
+// SAFETY: while several threads use one table (`shared`), every access to a bucket and to its
+// parent links holds that bucket's lock (`with_bucket`); a table that is not shared is used by
+// one thread at a time (the solver sets `shared` before it starts helper threads, and only
+// `&mut self` can change it). No reference to more than one bucket is made from `&self`.
+unsafe impl Sync for Table {}
+
+fn parent_links_for(enabled: bool, entries: usize) -> Box<[UnsafeCell<NodeId>]> {
+    let n = if enabled { entries } else { 0 };
+    (0..n).map(|_| UnsafeCell::new(NodeId::default())).collect()
+}
+
+fn bucket_locks(entries: usize) -> Box<[AtomicBool]> {
+    (0..entries / BUCKET).map(|_| AtomicBool::new(false)).collect()
+}
+
+/// A bucket's lock while it is held (nothing when the table is not shared).
+struct BucketGuard<'a>(Option<&'a AtomicBool>);
+
+impl Drop for BucketGuard<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if let Some(lock) = self.0 {
+            lock.store(false, Ordering::Release);
+        }
+    }
 }
 
 impl Table {
@@ -282,9 +320,11 @@ impl Table {
         let entries = Self::entries_for(mb, parent_links);
         Table {
             entries: Entries::in_memory(entries),
-            parents: if parent_links { vec![NodeId::default(); entries] } else { vec![] },
+            parents: parent_links_for(parent_links, entries),
             mask: entries / BUCKET - 1,
             generation: 1,
+            locks: bucket_locks(entries),
+            shared: false,
         }
     }
 
@@ -313,7 +353,9 @@ impl Table {
         let len = entries.len();
         let mut table = Table {
             entries,
-            parents: if parent_links { vec![NodeId::default(); len] } else { vec![] },
+            parents: parent_links_for(parent_links, len),
+            locks: bucket_locks(len),
+            shared: false,
             mask: len / BUCKET - 1,
             generation: opened.generation,
         };
@@ -358,8 +400,7 @@ impl Table {
     /// Adds or drops SNDA's parent links, keeping the entries.
     pub fn set_parent_links(&mut self, parent_links: bool) {
         if parent_links != self.has_parent_links() {
-            let n = if parent_links { self.entries.len() } else { 0 };
-            self.parents = vec![NodeId::default(); n];
+            self.parents = parent_links_for(parent_links, self.entries.len());
         }
     }
 
@@ -368,13 +409,52 @@ impl Table {
         if self.parents.is_empty() {
             return None;
         }
-        let range = self.bucket(node.board);
-        let start = range.start;
-        self.entries[range]
-            .iter()
-            .position(|e| self.live(e) && e.board_key == node.board && e.hand == node.hand)
-            .map(|i| self.parents[start + i])
-            .filter(|p| p.board != 0 || p.hand != Hand::EMPTY)
+        self.with_bucket(node.board, |start, bucket| {
+            let i = bucket
+                .iter()
+                .position(|e| self.live(e) && e.board_key == node.board && e.hand == node.hand)?;
+            // SAFETY: the bucket's lock (when shared) covers its parent links.
+            let p = unsafe { *self.parents[start + i].get() };
+            (p.board != 0 || p.hand != Hand::EMPTY).then_some(p)
+        })
+    }
+
+    /// Lets several search threads use the table (each bucket is then locked while it is
+    /// read or written), or ends that.
+    pub fn set_shared(&mut self, shared: bool) {
+        self.shared = shared;
+    }
+
+    /// Runs `f` on the bucket of `board_key` (its first slot's index and its entries), under
+    /// the bucket's lock when the table is shared.
+    #[inline(always)]
+    fn with_bucket<R>(&self, board_key: u64, f: impl FnOnce(usize, &mut [Entry]) -> R) -> R {
+        let start = self.bucket(board_key).start;
+        self.with_bucket_at(start, f)
+    }
+
+    #[inline(always)]
+    fn with_bucket_at<R>(&self, start: usize, f: impl FnOnce(usize, &mut [Entry]) -> R) -> R {
+        let _guard = self.lock(start / BUCKET);
+        debug_assert!(start + BUCKET <= self.entries.len);
+        // SAFETY: `start..start + BUCKET` is inside the table; the lock (shared table) or the
+        // single user (see `unsafe impl Sync`) makes this the only reference to the bucket.
+        let bucket =
+            unsafe { std::slice::from_raw_parts_mut(self.entries.ptr.as_ptr().add(start), BUCKET) };
+        f(start, bucket)
+    }
+
+    #[inline(always)]
+    fn lock(&self, bucket: usize) -> BucketGuard<'_> {
+        if !self.shared {
+            return BucketGuard(None);
+        }
+        let lock = &self.locks[bucket];
+        while lock.compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed).is_err()
+        {
+            std::hint::spin_loop();
+        }
+        BucketGuard(Some(lock))
     }
 
     /// Forgets every entry: a new generation, and a real wipe once every 255 generations.
@@ -407,7 +487,8 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             let first = self.bucket(board_key).start;
-            let ptr = self.entries[first..].as_ptr().cast::<i8>();
+            // SAFETY: the offset is inside the table; no reference is made.
+            let ptr = unsafe { self.entries.ptr.as_ptr().add(first) }.cast::<i8>().cast_const();
             // SAFETY: prefetching is a hint; the address is inside the table.
             unsafe {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -426,9 +507,14 @@ impl Table {
     /// Of several proofs that answer, the shortest.
     #[inline]
     pub fn lookup(&self, board_key: u64, hand: Hand, depth: u16) -> Option<Known> {
+        self.with_bucket(board_key, |_, bucket| self.lookup_in(bucket, board_key, hand, depth))
+    }
+
+    #[inline(always)]
+    fn lookup_in(&self, bucket: &[Entry], board_key: u64, hand: Hand, depth: u16) -> Option<Known> {
         let mut exact = None;
         let mut proof: Option<Known> = None;
-        for e in &self.entries[self.bucket(board_key)] {
+        for e in bucket {
             if !self.live(e) || e.board_key != board_key {
                 continue;
             }
@@ -456,36 +542,44 @@ impl Table {
     /// no harder to disprove than this one will be.
     #[inline]
     pub fn disproof_floor(&self, board_key: u64, hand: Hand) -> PnDn {
-        let mut dn = 0;
-        for e in &self.entries[self.bucket(board_key)] {
-            let unsolved = self.live(e) && e.board_key == board_key && e.pn != 0 && e.dn != 0;
-            if unsolved && hand.is_superior_or_equal(e.hand) {
-                dn = dn.max(e.dn);
+        self.with_bucket(board_key, |_, bucket| {
+            let mut dn = 0;
+            for e in bucket.iter() {
+                let unsolved = self.live(e) && e.board_key == board_key && e.pn != 0 && e.dn != 0;
+                if unsolved && hand.is_superior_or_equal(e.hand) {
+                    dn = dn.max(e.dn);
+                }
             }
-        }
-        dn
+            dn
+        })
     }
 
     /// Stores a result. For solved results `hand` is the proof or disproof pieces, `len` the
     /// mate length of a proof and `depth` the remaining depth a disproof holds for.
     #[inline]
-    pub fn store(&mut self, board_key: u64, hand: Hand, value: Stored, parent: Option<NodeId>) {
-        if let Some(slot) = self.store_slot(board_key, hand, value) {
-            if let (Some(link), Some(p)) = (self.parents.get_mut(slot), parent) {
-                *link = p;
+    pub fn store(&self, board_key: u64, hand: Hand, value: Stored, parent: Option<NodeId>) {
+        self.with_bucket(board_key, |start, bucket| {
+            let slot = self.store_slot(start, bucket, board_key, hand, value);
+            if let (Some(link), Some(p)) = (slot.and_then(|s| self.parents.get(s)), parent) {
+                // SAFETY: under the bucket's lock (shared) or by the table's single user.
+                unsafe { *link.get() = p };
             }
-        }
+        })
     }
 
-    /// Stores a result and returns the slot it went to (`None`: not stored).
-    fn store_slot(&mut self, board_key: u64, hand: Hand, value: Stored) -> Option<usize> {
+    /// Stores a result in its bucket and returns the slot it went to (`None`: not stored).
+    fn store_slot(
+        &self,
+        start: usize,
+        bucket: &mut [Entry],
+        board_key: u64,
+        hand: Hand,
+        value: Stored,
+    ) -> Option<usize> {
         let Stored { pn, dn, len, depth, amount } = value;
         let amount = amount.max(1);
         let solved = pn == 0 || dn == 0;
-        let range = self.bucket(board_key);
-        let start = range.start;
         let generation = self.generation;
-        let bucket = &mut self.entries[range];
         let mut victim = 0;
         let mut victim_score = u64::MAX;
         for (i, e) in bucket.iter_mut().enumerate() {
@@ -543,37 +637,48 @@ impl Table {
     /// search effort (about half of the unsolved ones, judged from a sample), so that new work
     /// finds free slots in every bucket instead of evicting within crowded ones. Solved
     /// entries are kept. Returns the number of entries freed.
-    pub fn collect_garbage(&mut self) -> usize {
-        let step = (self.entries.len() / 4096).max(1);
-        let mut sample: Vec<u32> = self
-            .entries
-            .iter()
-            .step_by(step)
-            .filter(|e| self.live(e) && e.pn != 0 && e.dn != 0)
-            .map(|e| e.amount)
-            .collect();
+    pub fn collect_garbage(&self) -> usize {
+        let buckets = self.entries.len / BUCKET;
+        let step = (self.entries.len / 4096).max(1);
+        let mut sample: Vec<u32> = Vec::with_capacity(self.entries.len / step + 1);
+        for i in (0..self.entries.len).step_by(step) {
+            let start = i - i % BUCKET;
+            self.with_bucket_at(start, |_, bucket| {
+                let e = &bucket[i - start];
+                if self.live(e) && e.pn != 0 && e.dn != 0 {
+                    sample.push(e.amount);
+                }
+            });
+        }
         if sample.is_empty() {
             return 0;
         }
         let mid = sample.len() / 2;
         let threshold = *sample.select_nth_unstable(mid).1;
-        let generation = self.generation;
         let mut freed = 0;
-        for e in self.entries.iter_mut() {
-            let live = e.amount != 0 && e.generation == generation;
-            if live && e.pn != 0 && e.dn != 0 && e.amount <= threshold {
-                e.amount = 0;
-                freed += 1;
-            }
+        for b in 0..buckets {
+            self.with_bucket_at(b * BUCKET, |_, bucket| {
+                for e in bucket.iter_mut() {
+                    if self.live(e) && e.pn != 0 && e.dn != 0 && e.amount <= threshold {
+                        e.amount = 0;
+                        freed += 1;
+                    }
+                }
+            });
         }
         freed
     }
 
     /// Fill in permille, sampled from the first thousand slots.
     pub fn hashfull(&self) -> u32 {
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n].iter().filter(|e| self.live(e)).count();
-        (used * 1000 / n.max(1)) as u32
+        let buckets = (self.entries.len / BUCKET).clamp(1, 1000 / BUCKET);
+        let mut used = 0;
+        for b in 0..buckets {
+            used += self.with_bucket_at(b * BUCKET, |_, bucket| {
+                bucket.iter().filter(|e| self.live(e)).count()
+            });
+        }
+        (used * 1000 / (buckets * BUCKET)) as u32
     }
 }
 
@@ -597,7 +702,7 @@ mod tests {
 
     #[test]
     fn proofs_answer_superior_hands_and_disproofs_inferior_ones() {
-        let mut t = Table::new(1, false);
+        let t = Table::new(1, false);
         let key = 0x1234_5678_9abc_def0;
         t.store(key, hand(&[(Gold, 1)]), solved(0, INF, 7, UNBOUNDED), None);
         assert!(t.lookup(key, hand(&[(Gold, 1), (Pawn, 2)]), UNBOUNDED).is_some_and(|k| k.pn == 0));
@@ -617,7 +722,7 @@ mod tests {
 
     #[test]
     fn garbage_collection_frees_low_effort_unsolved_entries_only() {
-        let mut t = Table::new(1, false);
+        let t = Table::new(1, false);
         let h = hand(&[(Pawn, 1)]);
         let n = t.entries.len() as u64;
         for i in 0..n {
@@ -658,7 +763,7 @@ mod tests {
 
     #[test]
     fn unknown_results_never_overwrite_solved_ones() {
-        let mut t = Table::new(1, false);
+        let t = Table::new(1, false);
         let key = 42 << 1;
         let h = hand(&[(Pawn, 1)]);
         t.store(key, h, solved(0, INF, 3, UNBOUNDED), None);
@@ -716,7 +821,7 @@ mod tests {
         let h = hand(&[(Pawn, 1)]);
         let keys: Vec<u64> =
             (1..=200u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & !1).collect();
-        let (mut t, _) = open(&file.0);
+        let (t, _) = open(&file.0);
         for (i, &k) in keys.iter().enumerate() {
             t.store(k, h, solved(0, INF, 1 + 2 * (i as u16 % 5), UNBOUNDED), None);
         }
@@ -763,5 +868,43 @@ mod tests {
         assert_ne!(black, white);
         assert_eq!((black ^ white) & 1, 0, "the side-to-move bit is kept");
         assert_eq!(black ^ white, WHITE_ATTACKS_SALT);
+    }
+
+    #[test]
+    fn threads_sharing_the_table_never_see_a_torn_entry() {
+        // Two writers fill one small table (many evictions) while a reader looks up: every
+        // proof read back has exactly the length its writer stored for that key.
+        let mut t = Table::new(1, true);
+        t.set_shared(true);
+        let h = hand(&[(Pawn, 1)]);
+        let len_of = |key: u64| (key % 997) as u16 + 1;
+        let keys = |seed: u64| (0..200_000u64).map(move |i| ((i * 2 + seed) << 1) | 2);
+        std::thread::scope(|scope| {
+            for seed in 0..2 {
+                let t = &t;
+                scope.spawn(move || {
+                    for key in keys(seed) {
+                        let parent = NodeId { board: key, hand: h };
+                        t.store(key, h, solved(0, INF, len_of(key), UNBOUNDED), Some(parent));
+                    }
+                });
+            }
+            let t = &t;
+            scope.spawn(move || {
+                let mut seen = 0;
+                for key in keys(0).chain(keys(1)) {
+                    if let Some(k) = t.lookup(key, h, UNBOUNDED) {
+                        assert_eq!((k.pn, k.len), (0, len_of(key)), "key {key:#x}");
+                        seen += 1;
+                    }
+                    if let Some(p) = t.parent_of(NodeId { board: key, hand: h }) {
+                        assert_eq!(p.board, key);
+                    }
+                }
+                seen
+            });
+        });
+        t.set_shared(false);
+        assert!(t.hashfull() > 0);
     }
 }

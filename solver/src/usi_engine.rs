@@ -5,7 +5,7 @@
 //! - its options: `USI_Hash`, `Rules` (`tsume`: the composer's answer, futile interpositions
 //!   not counted; `pure`: every interposition counts), `DoubleCount`, `NodeLimit` (which
 //!   limits every search),
-//!   `DepthLimit` (the deepest ply searched; a search that finds nothing within it answers
+//!   `Threads` (search threads sharing the table), `DepthLimit` (the deepest ply searched; a search that finds nothing within it answers
 //!   `checkmate timeout`, never `nomate`), `TableFile` (a file that keeps the table across
 //!   runs, see [`crate::table_file`]; empty: none; it is (re)opened with the other settings,
 //!   at the next `isready` or `go`, and `usinewgame` does not clear it; a file that cannot be
@@ -40,6 +40,8 @@ pub const HASH_MIN_MB: usize = 1;
 pub const HASH_MAX_MB: usize = 65536;
 /// Upper bound of the `NodeLimit` option (0 = unlimited).
 pub const NODE_LIMIT_MAX: u64 = 1_000_000_000_000;
+/// The most search threads `Threads` accepts.
+pub const THREADS_MAX: u64 = 1024;
 /// Time given to a plain `go` without any clock.
 pub const DEFAULT_GO_TIME: Duration = Duration::from_secs(10);
 
@@ -93,6 +95,10 @@ impl EngineOptions {
                 defaults.solver.max_ply
             ),
             "option name TableFile type string default <empty>".to_string(),
+            format!(
+                "option name Threads type spin default {} min 1 max {THREADS_MAX}",
+                defaults.solver.threads
+            ),
         ]
     }
 
@@ -132,6 +138,11 @@ impl EngineOptions {
                 let plies = parse_in_range(&v, 1, MAX_PLY as u64)
                     .map_err(|e| format!("DepthLimit: {e}"))?;
                 self.solver.max_ply = plies as u16;
+            }
+            "threads" => {
+                let v = need(value)?;
+                let n = parse_in_range(&v, 1, THREADS_MAX).map_err(|e| format!("Threads: {e}"))?;
+                self.solver.threads = n as usize;
             }
             "tablefile" => {
                 // `<empty>` is how USI spells the empty string.
@@ -376,6 +387,8 @@ mod tests {
         assert_eq!(o.node_limit, 5000);
         assert_eq!(o.apply_setoption("name USI_Ponder value true"), Ok(()));
         assert_eq!(o.apply_setoption("name DepthLimit value 9"), Ok(()));
+        assert_eq!(o.apply_setoption("name Threads value 4"), Ok(()));
+        assert_eq!(o.solver.threads, 4);
         assert_eq!(o.solver.rules, Rules::Tsume, "tsume rules by default");
         assert_eq!(o.apply_setoption("name Rules value pure"), Ok(()));
         assert_eq!(o.solver.rules, Rules::Pure);
@@ -390,7 +403,9 @@ mod tests {
             "name DepthLimit value 0",
             "name Rules value chess",
             "name DepthLimit value 4001",
-            "name Threads value 4",
+            "name Threads value 0",
+            "name Threads value 1025",
+            "name Threads value many",
             "name",
             "value 3",
             "",

@@ -45,6 +45,11 @@ pub struct SolveArgs {
     /// (default: one per core). Results are printed in file order.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
+    /// Search threads per problem, sharing its table (helpers beside the main thread during
+    /// the first proof). With `--jobs`, each job has this many.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
     /// Solve only shard K of N: the K-th of every N problems (K from 1), so that N processes
     /// (a Slurm job array, GNU parallel) share a file. Bad lines are reported by their shard.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]

@@ -24,7 +24,7 @@ pub(super) struct Frame {
 }
 
 pub(super) struct Search<'a> {
-    pub(super) table: &'a mut Table,
+    pub(super) table: &'a Table,
     pub(super) repetitions: &'a mut RepetitionTable,
     pub(super) double_count: DoubleCount,
     pub(super) rules: Rules,
@@ -34,6 +34,8 @@ pub(super) struct Search<'a> {
     /// Xored into every board key the table sees ([`crate::tt::key_salt`]): the attacker and
     /// the pieces in play are part of an entry's identity.
     pub(super) key_salt: u64,
+    /// The df-pn+ ε of this thread, in quarters: 1 on the main thread, more on helpers.
+    pub(super) epsilon_quarters: u32,
     pub(super) nodes: u64,
     /// Expansions (calls of `mid` that expand a node), shtsume's and KomoringHeights' count.
     pub(super) visits: u64,
@@ -151,9 +153,10 @@ impl Search<'_> {
             let (child_th_pn, child_th_dn) = if or_node {
                 let open = (0..frame.children.len()).filter(|&i| is_open(&frame.children, i));
                 let th = or_child_dn_threshold(th_dn, dn, open.count() as PnDn);
-                (th_pn.min(pn::epsilon_threshold(second)), th)
+                (th_pn.min(pn::epsilon_threshold_wider(second, self.epsilon_quarters)), th)
             } else {
-                (widen(th_pn, node.pn, pn), th_dn.min(pn::epsilon_threshold(second)))
+                let th = pn::epsilon_threshold_wider(second, self.epsilon_quarters);
+                (widen(th_pn, node.pn, pn), th_dn.min(th))
             };
             // A futility test's own margin of one (see `shown`) is not the child's to use.
             let child_th_dn = if child.is_futility_test() {

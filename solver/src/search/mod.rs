@@ -232,10 +232,24 @@ impl Solver {
         let start = Instant::now();
         let config = self.config.clone();
         let max_ply = config.max_ply;
-        let mut search = self.search(pos, attacker, limits, stop, progress, start);
+        let helpers = config.threads.saturating_sub(1);
+        self.table.set_shared(helpers > 0);
+        let (table, repetitions) = (&self.table, &mut self.repetitions);
+        let mut search = new_search(table, repetitions, &config, pos, attacker, limits);
+        search.stop = stop;
+        search.progress = progress;
         let mut root = pos.clone();
         search.enter(&root);
-        let value = search.prove(&mut root, max_ply);
+        // The first proof, with the helpers beside it; the main line is the main thread's.
+        let helpers_stop = AtomicBool::new(false);
+        let team = Helpers { table, config: &config, pos, attacker, limits, stop: &helpers_stop };
+        let (value, helper_nodes) = std::thread::scope(|scope| {
+            let h = team.spawn(scope, helpers);
+            let value = search.prove(&mut root, max_ply);
+            helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            let nodes: u64 = h.into_iter().filter_map(|h| h.join().ok()).sum();
+            (value, nodes)
+        });
         let mut depth_limited = false;
         let (mut main_line, mut proven_shortest) = (false, false);
         let outcome = if search.aborted {
@@ -244,7 +258,8 @@ impl Solver {
             let line = if config.any_mate {
                 None
             } else if config.rules == Rules::Tsume {
-                let share = search.nodes.saturating_mul(REFINE_BUDGET_PERCENT) / 100;
+                let first_proof = search.nodes + helper_nodes;
+                let share = first_proof.saturating_mul(REFINE_BUDGET_PERCENT) / 100;
                 let budget = REFINE_BUDGET_MIN.max(share);
                 search.main_line(&mut root, budget).map(|l| {
                     debug_assert_eq!(l.len.plies as usize, l.moves.len());
@@ -274,7 +289,7 @@ impl Solver {
             deepest_ply: search.guard.deepest_ply(),
             bytes_per_ply: search.guard.bytes_per_ply(),
         };
-        let nodes = search.nodes;
+        let nodes = search.nodes + helper_nodes;
         let hashfull = search.table.hashfull();
         (search.progress)(&Progress {
             nodes,
@@ -285,6 +300,7 @@ impl Solver {
         });
         let (visits, elapsed) = (search.visits, start.elapsed());
         drop(search);
+        self.table.set_shared(false);
         self.stack_use = stack_use;
         SolveResult {
             outcome,
@@ -294,48 +310,6 @@ impl Solver {
             main_line,
             proven_shortest,
             expansions: visits,
-        }
-    }
-
-    /// A search over this solver's table, for one question from one root.
-    fn search<'a>(
-        &'a mut self,
-        pos: &Position,
-        attacker: Color,
-        limits: &Limits,
-        stop: &'a AtomicBool,
-        progress: &'a mut dyn FnMut(&Progress),
-        start: Instant,
-    ) -> Search<'a> {
-        let max_ply = self.config.max_ply;
-        Search {
-            table: &mut self.table,
-            repetitions: &mut self.repetitions,
-            double_count: self.config.double_count,
-            rules: self.config.rules,
-            futility_tests: false,
-            max_ply,
-            attacker,
-            key_salt: key_salt(pos, attacker),
-            nodes: 0,
-            visits: 0,
-            limits: limits.clone(),
-            start,
-            next_report: start + Duration::from_secs(1),
-            next_check: 0,
-            next_gc_check: 0,
-            stop,
-            progress,
-            aborted: false,
-            stopped: false,
-            cap: None,
-            root_value: (1, 1),
-            guard: StackGuard::here(),
-            path: Vec::with_capacity(max_ply as usize + 1),
-            nodes_on_path: Vec::with_capacity(max_ply as usize + 1),
-            path_hashes: Vec::with_capacity(max_ply as usize + 1),
-            merges: Vec::new(),
-            arena: Vec::new(),
         }
     }
 
@@ -351,8 +325,11 @@ impl Solver {
     ) -> Vec<(shogi::Move, bool)> {
         let tsume = self.config.rules == Rules::Tsume;
         let mut progress = |_: &Progress| {};
-        let mut search =
-            self.search(pos, attacker, &Limits::default(), stop, &mut progress, Instant::now());
+        let (table, repetitions) = (&self.table, &mut self.repetitions);
+        let limits = Limits::default();
+        let mut search = new_search(table, repetitions, &self.config, pos, attacker, &limits);
+        search.stop = stop;
+        search.progress = &mut progress;
         let mut root = pos.clone();
         search.enter(&root);
         let mut list = shogi::MoveList::new();
@@ -362,6 +339,100 @@ impl Solver {
             .map(|&mv| {
                 let block = blocks.is_some_and(|(ksq, line)| expansion::is_block(mv, ksq, line));
                 (mv, tsume && block && search.is_futile(&mut root, mv, None))
+            })
+            .collect()
+    }
+}
+
+/// A search over `table`, for one question from the root `pos`; its stop flag and progress
+/// callback are set by the caller (none and a no-op here).
+fn new_search<'a>(
+    table: &'a Table,
+    repetitions: &'a mut RepetitionTable,
+    config: &SolverConfig,
+    pos: &Position,
+    attacker: Color,
+    limits: &Limits,
+) -> Search<'a> {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let max_ply = config.max_ply;
+    let start = Instant::now();
+    Search {
+        table,
+        repetitions,
+        double_count: config.double_count,
+        rules: config.rules,
+        futility_tests: false,
+        max_ply,
+        attacker,
+        key_salt: key_salt(pos, attacker),
+        epsilon_quarters: 1,
+        nodes: 0,
+        visits: 0,
+        limits: limits.clone(),
+        start,
+        next_report: start + Duration::from_secs(1),
+        next_check: 0,
+        next_gc_check: 0,
+        stop: &NEVER,
+        // A zero-sized closure: leaking its box allocates nothing.
+        progress: Box::leak(Box::new(|_: &Progress| {})),
+        aborted: false,
+        stopped: false,
+        cap: None,
+        root_value: (1, 1),
+        guard: StackGuard::here(),
+        path: Vec::with_capacity(max_ply as usize + 1),
+        nodes_on_path: Vec::with_capacity(max_ply as usize + 1),
+        path_hashes: Vec::with_capacity(max_ply as usize + 1),
+        merges: Vec::new(),
+        arena: Vec::new(),
+    }
+}
+
+/// Helper threads of one solve (`Threads` above 1): each proves the same root with its own
+/// path, repetition tier and a wider df-pn+ ε (so that it lingers where the main thread would
+/// move on, and searches elsewhere), storing into the shared table, until `stop`. What they
+/// prove, the main thread finds in the table.
+struct Helpers<'env> {
+    table: &'env Table,
+    config: &'env SolverConfig,
+    pos: &'env Position,
+    attacker: Color,
+    limits: &'env Limits,
+    stop: &'env AtomicBool,
+}
+
+impl<'env> Helpers<'env> {
+    /// Starts `count` helpers; each answers its nodes when joined.
+    fn spawn<'scope>(
+        &'scope self,
+        scope: &'scope std::thread::Scope<'scope, 'env>,
+        count: usize,
+    ) -> Vec<std::thread::ScopedJoinHandle<'scope, u64>> {
+        (1..=count)
+            .filter_map(|k| {
+                let run = move || {
+                    let mut repetitions = RepetitionTable::default();
+                    let (table, config, pos) = (self.table, self.config, self.pos);
+                    let mut search = new_search(
+                        table,
+                        &mut repetitions,
+                        config,
+                        pos,
+                        self.attacker,
+                        self.limits,
+                    );
+                    search.stop = self.stop;
+                    search.epsilon_quarters = 1 + k as u32;
+                    let mut root = pos.clone();
+                    search.enter(&root);
+                    search.prove(&mut root, config.max_ply);
+                    search.nodes
+                };
+                // A helper that cannot start only costs its help.
+                let name = format!("mate-helper-{k}");
+                crate::stack::search_thread(&name).spawn_scoped(scope, run).ok()
             })
             .collect()
     }
