@@ -21,7 +21,7 @@ pub use args::{Shard, SolveArgs};
 pub use problem::{parse_problem_line, Problem};
 pub use report::{plain_result_line, result_line, ProblemReport, Summary};
 
-use crate::composer::{report_on, text, ReportLimits};
+use crate::composer::{report_on, text, MainSolve, ReportLimits};
 use crate::config::SolverConfig;
 use crate::outcome::{Limits, SolveResult};
 use crate::search::Solver;
@@ -116,10 +116,9 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         let (result, failure) = solve_task(solver, task, &limits, &bar);
         let composer = (args.report && failure.is_none()).then(|| {
             let (pos, stop) = (&task.problem.position, AtomicBool::new(false));
-            let start = Instant::now().checked_sub(result.elapsed).unwrap_or_else(Instant::now);
-            let intended = task.intended.as_deref();
-            let attacker = attacker_of(&task.problem);
-            report_on(solver, pos, attacker, &result, start, intended, &report_limits, &stop)
+            let started = Instant::now().checked_sub(result.elapsed).unwrap_or_else(Instant::now);
+            let main = MainSolve { attacker: attacker_of(&task.problem), result: &result, started };
+            report_on(solver, pos, &main, task.intended.as_deref(), &report_limits, &stop)
         });
         let mut report =
             report_problem(&task.file, task.line, &task.problem, &result, args.rules, failure);

@@ -209,23 +209,30 @@ pub fn check_problem(
 ) -> ComposerReport {
     let start = Instant::now();
     let attacker = crate::search::default_attacker(pos);
-    let main = solver.solve_as(pos, attacker, &limits.main, stop, &mut |_| {});
-    report_on(solver, pos, attacker, &main, start, intended, limits, stop)
+    let result = solver.solve_as(pos, attacker, &limits.main, stop, &mut |_| {});
+    let main = MainSolve { attacker, result: &result, started: start };
+    report_on(solver, pos, &main, intended, limits, stop)
 }
 
-/// The report of `pos` whose own solve (`main`, begun at `start`) is done: the questions are
-/// asked with the table that solve left in `solver`.
-#[allow(clippy::too_many_arguments)]
+/// The problem's own solve, done before its questions are asked.
+pub struct MainSolve<'a> {
+    pub attacker: Color,
+    pub result: &'a SolveResult,
+    /// When it began (the report's time counts it).
+    pub started: Instant,
+}
+
+/// The report of `pos` whose own solve (`main`) is done: the questions are asked with the
+/// table that solve left in `solver`.
 pub fn report_on(
     solver: &mut Solver,
     pos: &Position,
-    attacker: Color,
-    main: &SolveResult,
-    start: Instant,
+    main: &MainSolve,
     intended: Option<&[Move]>,
     limits: &ReportLimits,
     stop: &AtomicBool,
 ) -> ComposerReport {
+    let MainSolve { attacker, result: main, started: start } = *main;
     let mut asker = Asker {
         solver,
         attacker,

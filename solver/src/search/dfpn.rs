@@ -47,7 +47,8 @@ pub(super) struct Search<'a> {
     /// The node count at which the table's fill is looked at next.
     pub(super) next_gc_check: u64,
     pub(super) stop: &'a AtomicBool,
-    pub(super) progress: &'a mut dyn FnMut(&Progress),
+    /// Called about once a second (`None`: nobody listens, as on helper threads).
+    pub(super) progress: Option<&'a mut dyn FnMut(&Progress)>,
     /// The search must unwind: `stopped`, or the node cap of a question was reached.
     pub(super) aborted: bool,
     /// A limit of the whole search was reached, or `stop` was raised: nothing more is asked.

@@ -237,7 +237,7 @@ impl Solver {
         let (table, repetitions) = (&self.table, &mut self.repetitions);
         let mut search = new_search(table, repetitions, &config, pos, attacker, limits);
         search.stop = stop;
-        search.progress = progress;
+        search.progress = Some(progress);
         let mut root = pos.clone();
         search.enter(&root);
         // The first proof, with the helpers beside it; the main line is the main thread's.
@@ -291,13 +291,16 @@ impl Solver {
         };
         let nodes = search.nodes + helper_nodes;
         let hashfull = search.table.hashfull();
-        (search.progress)(&Progress {
+        let report = Progress {
             nodes,
             elapsed: start.elapsed(),
             hashfull,
             root_pn: value.pn,
             root_dn: value.dn,
-        });
+        };
+        if let Some(progress) = search.progress.as_mut() {
+            progress(&report);
+        }
         let (visits, elapsed) = (search.visits, start.elapsed());
         drop(search);
         self.table.set_shared(false);
@@ -324,12 +327,10 @@ impl Solver {
         stop: &AtomicBool,
     ) -> Vec<(shogi::Move, bool)> {
         let tsume = self.config.rules == Rules::Tsume;
-        let mut progress = |_: &Progress| {};
         let (table, repetitions) = (&self.table, &mut self.repetitions);
         let limits = Limits::default();
         let mut search = new_search(table, repetitions, &self.config, pos, attacker, &limits);
         search.stop = stop;
-        search.progress = &mut progress;
         let mut root = pos.clone();
         search.enter(&root);
         let mut list = shogi::MoveList::new();
@@ -345,7 +346,7 @@ impl Solver {
 }
 
 /// A search over `table`, for one question from the root `pos`; its stop flag and progress
-/// callback are set by the caller (none and a no-op here).
+/// callback are set by the caller (never stopped and nobody listening here).
 fn new_search<'a>(
     table: &'a Table,
     repetitions: &'a mut RepetitionTable,
@@ -375,8 +376,7 @@ fn new_search<'a>(
         next_check: 0,
         next_gc_check: 0,
         stop: &NEVER,
-        // A zero-sized closure: leaking its box allocates nothing.
-        progress: Box::leak(Box::new(|_: &Progress| {})),
+        progress: None,
         aborted: false,
         stopped: false,
         cap: None,

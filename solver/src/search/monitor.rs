@@ -49,7 +49,9 @@ impl Search<'_> {
                 root_pn: self.root_value.0,
                 root_dn: self.root_value.1,
             };
-            (self.progress)(&report);
+            if let Some(progress) = self.progress.as_mut() {
+                progress(&report);
+            }
         }
     }
 }
