@@ -4,7 +4,7 @@
 
 use super::error::NotationError;
 use super::japanese::{mark_color, parse_move};
-use super::kifu::{is_terminal, split_records, start_position, title, RecordText};
+use super::kifu::{is_terminal, read_records_with, RecordText};
 use super::record::Record;
 
 /// The marked moves of a line (`▲２六歩 △３四歩`): each runs from its mark to the next.
@@ -39,14 +39,7 @@ fn read_moves(rec: &RecordText, record: &mut Record) -> Result<(), NotationError
     Ok(())
 }
 
-fn read_record(rec: &RecordText) -> Result<Record, NotationError> {
-    let position = start_position(rec)?;
-    let mut record = Record { title: title(rec), position, moves: Vec::new(), line: rec.line };
-    read_moves(rec, &mut record)?;
-    Ok(record)
-}
-
 /// Reads every record of a KI2 text.
 pub fn read_ki2(text: &str) -> Vec<Result<Record, NotationError>> {
-    split_records(text).iter().map(read_record).collect()
+    read_records_with(text, read_moves)
 }

@@ -14,7 +14,7 @@
 use super::bod::write_bod;
 use super::error::NotationError;
 use super::japanese::{move_text, parse_move, Style};
-use super::kifu::{is_terminal, split_records, start_position, title, RecordText};
+use super::kifu::{is_terminal, read_records_with, RecordText};
 use super::record::Record;
 use crate::movegen::is_legal;
 use crate::moves::Move;
@@ -50,16 +50,9 @@ fn read_moves(rec: &RecordText, record: &mut Record) -> Result<(), NotationError
     Ok(())
 }
 
-fn read_record(rec: &RecordText) -> Result<Record, NotationError> {
-    let position = start_position(rec)?;
-    let mut record = Record { title: title(rec), position, moves: Vec::new(), line: rec.line };
-    read_moves(rec, &mut record)?;
-    Ok(record)
-}
-
 /// Reads every record of a KIF (or BOD) text.
 pub fn read_kif(text: &str) -> Vec<Result<Record, NotationError>> {
-    split_records(text).iter().map(read_record).collect()
+    read_records_with(text, read_moves)
 }
 
 /// Writes a record as KIF with a BOD diagram: 表題 when titled, the diagram, then the numbered

@@ -8,6 +8,7 @@
 
 use super::bod::{classify, parse_bod, BodLine};
 use super::error::NotationError;
+use super::record::Record;
 use crate::position::Position;
 use crate::sfen::STARTPOS;
 
@@ -143,6 +144,21 @@ fn split_glued_header(no: usize, line: &str) -> impl Iterator<Item = (usize, &st
         _ => (line, None),
     };
     std::iter::once((no, first)).chain(second.map(|s| (no, s)))
+}
+
+/// Every record of a KIF or KI2 text: its start (diagram or 手合割), title and the moves that
+/// `read_moves` reads in the format's own way.
+pub fn read_records_with(
+    text: &str,
+    read_moves: fn(&RecordText, &mut Record) -> Result<(), NotationError>,
+) -> Vec<Result<Record, NotationError>> {
+    let read = |rec: &RecordText| {
+        let position = start_position(rec)?;
+        let mut record = Record { title: title(rec), position, moves: Vec::new(), line: rec.line };
+        read_moves(rec, &mut record)?;
+        Ok(record)
+    };
+    split_records(text).iter().map(read).collect()
 }
 
 /// The handicaps of 手合割 and their positions (上手, White, moves first).
