@@ -187,3 +187,31 @@ fn the_report_command_writes_text_html_and_kif_and_reads_a_kif_with_its_intended
     assert_eq!(record.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), ["G*5b"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_detour_back_to_an_earlier_position_of_the_main_line_is_not_a_cook() {
+    // 図巧1: asked from bare positions, checks at moves 13 to 33 "mated" by lines that come
+    // back to positions the main line had already passed (cshogi confirmed the repetitions).
+    // Asked with the main line's way on the path, no cook line repeats a position.
+    let sfen = problem_line("edo_zukou.sfen", "zukou-001");
+    let mut solver = Solver::new(SolverConfig { hash_mb: 256, ..SolverConfig::default() });
+    let limits = ReportLimits {
+        main: Limits { time: Some(Duration::from_secs(60)), nodes: None },
+        question_nodes: 200_000,
+        questions_time: Duration::from_secs(20),
+    };
+    let root = position(&sfen);
+    let r = check_problem(&mut solver, &root, None, &limits, &AtomicBool::new(false));
+    assert_eq!(r.length, Some(69));
+    for c in &r.cooks {
+        let mut pos = root.clone();
+        let mut seen = vec![pos.key()];
+        let way = &r.main_line.usi[..c.ply - 1];
+        for m in way.iter().chain(&c.line.usi) {
+            let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            pos.make_move(mv);
+            assert!(!seen.contains(&pos.key()), "cook at move {}: {:?} repeats", c.ply, c.line);
+            seen.push(pos.key());
+        }
+    }
+}

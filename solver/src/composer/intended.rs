@@ -109,7 +109,7 @@ pub(crate) fn compare_intended(
     } else {
         let main_length = main.len() - common;
         let attacker_move = pos.side_to_move() == asker.attacker;
-        match asker.after_long(&pos, intended[common]) {
+        match asker.after_long(&intended[..common], intended[common]) {
             Answer::Mate { moves, .. } => {
                 let length = moves.len() + 1;
                 let main = main_length;

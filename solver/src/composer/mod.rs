@@ -237,6 +237,7 @@ pub fn report_on(
         solver,
         attacker,
         stop,
+        origin: pos.clone(),
         limits: Limits { time: None, nodes: Some(limits.question_nodes) },
         main_limits: limits.main.clone(),
         deadline: Instant::now() + limits.questions_time,
@@ -293,6 +294,8 @@ pub(crate) struct Asker<'a> {
     solver: &'a mut Solver,
     attacker: Color,
     stop: &'a AtomicBool,
+    /// The problem's position, where every question's way starts.
+    origin: Position,
     /// Of each question.
     limits: Limits,
     /// Of the intended line's one question, which may be as hard as the problem itself.
@@ -302,26 +305,29 @@ pub(crate) struct Asker<'a> {
 }
 
 impl Asker<'_> {
-    /// The mate after `mv` is played at `pos`, within a question's limits.
-    fn after(&mut self, pos: &Position, mv: Move) -> Answer {
+    /// The mate after `way` (moves from the problem's position) and `mv`, within a question's
+    /// limits. The positions of the way are on the question's path, as in the problem's own
+    /// search: a line back to one of them is a repetition, not a mate (else detours through
+    /// earlier positions of the main line would read as cooks).
+    fn after(&mut self, way: &[Move], mv: Move) -> Answer {
         if Instant::now() >= self.deadline {
             return Answer::Unsettled("the report's time ran out".to_string());
         }
         let limits = self.limits.clone();
-        self.after_within(pos, mv, &limits)
+        self.after_within(way, mv, &limits)
     }
 
-    /// The mate after `mv` is played at `pos`, within the limits of the problem's own solve.
-    fn after_long(&mut self, pos: &Position, mv: Move) -> Answer {
+    /// As [`Asker::after`], within the limits of the problem's own solve.
+    fn after_long(&mut self, way: &[Move], mv: Move) -> Answer {
         let limits = self.main_limits.clone();
-        self.after_within(pos, mv, &limits)
+        self.after_within(way, mv, &limits)
     }
 
-    fn after_within(&mut self, pos: &Position, mv: Move, limits: &Limits) -> Answer {
-        let mut child = pos.clone();
-        child.make_move(mv);
+    fn after_within(&mut self, way: &[Move], mv: Move, limits: &Limits) -> Answer {
+        let line: Vec<Move> = way.iter().copied().chain([mv]).collect();
+        let (origin, attacker, stop) = (&self.origin, self.attacker, self.stop);
         let r: SolveResult =
-            self.solver.solve_as(&child, self.attacker, limits, self.stop, &mut |_| {});
+            self.solver.solve_after(origin, &line, attacker, limits, stop, &mut |_| {});
         self.nodes += r.nodes;
         match r.outcome {
             Outcome::Mate(moves) => {
@@ -339,6 +345,7 @@ impl Asker<'_> {
         let mut pos = root.clone();
         for (i, &mv) in line.iter().enumerate() {
             let at = MainPly {
+                way: &line[..i],
                 index: i,
                 main: mv,
                 remaining: line.len() - i,
@@ -356,9 +363,9 @@ impl Asker<'_> {
     /// Other checks at this ply that mate within the remaining plies (at the first move, at
     /// all).
     fn cooks_at(&mut self, pos: &Position, at: &MainPly, report: &mut ComposerReport) {
-        let &MainPly { index: i, main, remaining, previous } = at;
+        let &MainPly { way, index: i, main, remaining, previous } = at;
         for &c in checks(pos).iter().filter(|&&c| c != main) {
-            match self.after(pos, c) {
+            match self.after(way, c) {
                 Answer::Mate { moves, proven } => {
                     let length = moves.len() + 1;
                     if i == 0 || length <= remaining {
@@ -392,7 +399,7 @@ impl Asker<'_> {
 
     /// Other counted defences at this ply, with their lengths.
     fn variations_at(&mut self, pos: &Position, at: &MainPly, report: &mut ComposerReport) {
-        let &MainPly { index: i, main, remaining, previous } = at;
+        let &MainPly { way, index: i, main, remaining, previous } = at;
         let evasions = self.solver.classify_evasions(pos, self.attacker, self.stop);
         for (e, futile) in evasions {
             if futile {
@@ -402,7 +409,7 @@ impl Asker<'_> {
             if e == main {
                 continue;
             }
-            match self.after(pos, e) {
+            match self.after(way, e) {
                 Answer::Mate { moves, proven } => {
                     let length = moves.len() + 1;
                     let all = [&[e], moves.as_slice()].concat();
@@ -453,7 +460,7 @@ impl Asker<'_> {
                 .iter()
                 .filter(|(_, futile)| !futile)
                 .map(|&(e, _)| e)
-                .find(|&e| matches!(self.after(&after, e), Answer::NoMate));
+                .find(|&e| matches!(self.after(&[c], e), Answer::NoMate));
             let moves: Vec<Move> = [c].into_iter().chain(escape).collect();
             found
                 .push(Refutation { line: Line::new(pos, &moves, None), refuted: escape.is_some() });
@@ -463,7 +470,9 @@ impl Asker<'_> {
 }
 
 /// A ply of the main line, where the report asks its questions.
-struct MainPly {
+struct MainPly<'a> {
+    /// The main line's moves before it.
+    way: &'a [Move],
     /// 0-based.
     index: usize,
     /// The main line's move there.

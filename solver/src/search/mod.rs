@@ -229,6 +229,31 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveResult {
+        self.solve_after(pos, &[], attacker, limits, stop, progress)
+    }
+
+    /// Solves the position that `prefix` reaches from `origin`, with the positions of the way
+    /// there on the search's path: a line that comes back to one of them is a repetition (no
+    /// mate by it), as it is in the search of the whole problem. The composer's report asks
+    /// its questions so; a question asked from a bare position would count detours through
+    /// earlier positions of the main line as mates. A `prefix` that is not legal is a timeout.
+    pub fn solve_after(
+        &mut self,
+        origin: &Position,
+        prefix: &[shogi::Move],
+        attacker: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SolveResult {
+        let mut check = origin.clone();
+        for &m in prefix {
+            if !shogi::movegen::is_legal(&check, m) {
+                return SolveResult::timeout(0, Duration::ZERO);
+            }
+            check.make_move(m);
+        }
+        let pos = origin;
         let start = Instant::now();
         let config = self.config.clone();
         let max_ply = config.max_ply;
@@ -238,14 +263,15 @@ impl Solver {
         let mut search = new_search(table, repetitions, &config, pos, attacker, limits);
         search.stop = stop;
         search.progress = Some(progress);
-        let mut root = pos.clone();
-        search.enter(&root);
+        let mut root = walk_in(&mut search, pos, prefix);
+        let depth = max_ply.saturating_sub(prefix.len().min(u16::MAX as usize) as u16);
         // The first proof, with the helpers beside it; the main line is the main thread's.
         let helpers_stop = AtomicBool::new(false);
-        let team = Helpers { table, config: &config, pos, attacker, limits, stop: &helpers_stop };
+        let team =
+            Helpers { table, config: &config, pos, prefix, attacker, limits, stop: &helpers_stop };
         let (value, helper_nodes) = std::thread::scope(|scope| {
             let h = team.spawn(scope, helpers);
-            let value = search.prove(&mut root, max_ply);
+            let value = search.prove(&mut root, depth);
             helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
             let nodes: u64 = h.into_iter().filter_map(|h| h.join().ok()).sum();
             (value, nodes)
@@ -398,6 +424,7 @@ struct Helpers<'env> {
     table: &'env Table,
     config: &'env SolverConfig,
     pos: &'env Position,
+    prefix: &'env [shogi::Move],
     attacker: Color,
     limits: &'env Limits,
     stop: &'env AtomicBool,
@@ -425,9 +452,9 @@ impl<'env> Helpers<'env> {
                     );
                     search.stop = self.stop;
                     search.epsilon_quarters = 1 + k as u32;
-                    let mut root = pos.clone();
-                    search.enter(&root);
-                    search.prove(&mut root, config.max_ply);
+                    let mut root = walk_in(&mut search, pos, self.prefix);
+                    let depth = config.max_ply.saturating_sub(self.prefix.len() as u16);
+                    search.prove(&mut root, depth);
                     search.nodes
                 };
                 // A helper that cannot start only costs its help.
@@ -436,6 +463,18 @@ impl<'env> Helpers<'env> {
             })
             .collect()
     }
+}
+
+/// Enters `origin` and the positions `prefix` leads through on the search's path; returns the
+/// last one (the root of the question). The moves are legal (checked by the caller).
+fn walk_in(search: &mut Search<'_>, origin: &Position, prefix: &[shogi::Move]) -> Position {
+    let mut root = origin.clone();
+    search.enter(&root);
+    for &m in prefix {
+        root.make_move(m);
+        search.enter(&root);
+    }
+    root
 }
 
 /// The attacker a position means by default: the side to move, unless it is in check.
