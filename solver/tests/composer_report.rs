@@ -3,7 +3,9 @@
 
 use shogi::{parse_position_command, Move, Position};
 use solver::composer::intended::Departure;
-use solver::composer::{check_problem, text, ComposerReport, ReportLimits, Status, VariationFlag};
+use solver::composer::{
+    check_problem, text, ComposerReport, CookKind, ReportLimits, Status, VariationFlag,
+};
 use solver::{Limits, Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -203,6 +205,12 @@ fn a_detour_back_to_an_earlier_position_of_the_main_line_is_not_a_cook() {
     let root = position(&sfen);
     let r = check_problem(&mut solver, &root, None, &limits, &AtomicBool::new(false));
     assert_eq!(r.length, Some(69));
+    // At move 55 the silver mates promoted or not: 成不成非限定, not a cook.
+    let choice = r.cooks.iter().find(|c| c.ply == 55);
+    let choice = choice.unwrap_or_else(|| panic!("no alternative at move 55: {:?}", r.cooks));
+    assert_eq!(choice.kind, CookKind::PromotionChoice);
+    assert_eq!(choice.line.usi[0].trim_end_matches('+'), r.main_line.usi[54].trim_end_matches('+'));
+    assert!(!text::render("zukou-001", &r).contains("余詰 at move 55"));
     for c in &r.cooks {
         let mut pos = root.clone();
         let mut seen = vec![pos.key()];

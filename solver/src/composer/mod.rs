@@ -91,9 +91,20 @@ fn japanese_moves(pos: &Position, moves: &[Move], previous: Option<Move>) -> Vec
         .collect()
 }
 
+/// What kind of alternative a cook is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum CookKind {
+    /// Another mating check (余詰).
+    Cook,
+    /// The main line's move with the other choice of promotion (成/不成), which mates as
+    /// well: composers call the move 成不成非限定 and do not count it as a cook.
+    PromotionChoice,
+}
+
 /// Another mating check beside the main line's (余詰).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Cook {
+    pub kind: CookKind,
     /// 1-based ply of the main line where the other check is played.
     pub ply: usize,
     /// The check and the mate after it.
@@ -191,7 +202,7 @@ impl ComposerReport {
     pub fn sound(&self) -> bool {
         self.status == Status::Mate
             && self.proven_shortest
-            && self.cooks.is_empty()
+            && self.cooks.iter().all(|c| c.kind == CookKind::PromotionChoice)
             && self.pieces_left.is_empty()
             && self.unsettled.is_empty()
             && !self.variations.iter().any(|v| v.flag == VariationFlag::Longer)
@@ -370,7 +381,15 @@ impl Asker<'_> {
                     let length = moves.len() + 1;
                     if i == 0 || length <= remaining {
                         let line = Line::new(pos, &[&[c], moves.as_slice()].concat(), previous);
+                        let same_move_but_promotion =
+                            !c.is_drop() && c.from() == main.from() && c.to() == main.to();
+                        let kind = if same_move_but_promotion {
+                            CookKind::PromotionChoice
+                        } else {
+                            CookKind::Cook
+                        };
                         report.cooks.push(Cook {
+                            kind,
                             ply: i + 1,
                             line,
                             length,

@@ -3,7 +3,7 @@
 //! The words 余詰, 変長, 変同 and 駒余り appear only when the flaw is there, so that a search
 //! of the text for them finds the flawed problems.
 
-use super::{ComposerReport, Line, Status, VariationFlag};
+use super::{ComposerReport, CookKind, Line, Status, VariationFlag};
 use std::fmt::Write;
 
 /// The report of one problem, titled `title`.
@@ -38,9 +38,13 @@ pub fn render(title: &str, r: &ComposerReport) -> String {
     }
     for c in &r.cooks {
         let proven = if c.proven { "" } else { ", shortest not proven" };
+        let word = match c.kind {
+            CookKind::Cook => "余詰",
+            CookKind::PromotionChoice => "成不成非限定 (not a cook)",
+        };
         let _ = writeln!(
             s,
-            "  余詰 at move {}: {} mates in {} plies from here (main line {}{proven}): {}",
+            "  {word} at move {}: {} mates in {} plies from here (main line {}{proven}): {}",
             c.ply,
             c.line.japanese.first().map_or("", String::as_str),
             c.length,
@@ -84,8 +88,9 @@ pub fn render(title: &str, r: &ComposerReport) -> String {
 /// The one-line verdict under the main line.
 fn summary_line(s: &mut String, r: &ComposerReport) {
     let mut flaws = Vec::new();
-    if !r.cooks.is_empty() {
-        flaws.push(format!("{} cooks", r.cooks.len()));
+    let cooks = r.cooks.iter().filter(|c| c.kind == CookKind::Cook).count();
+    if cooks > 0 {
+        flaws.push(format!("{cooks} cooks"));
     }
     let count = |f: VariationFlag| r.variations.iter().filter(|v| v.flag == f).count();
     for f in [VariationFlag::Longer, VariationFlag::Equal, VariationFlag::EqualWithPiecesLeft] {
