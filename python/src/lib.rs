@@ -100,22 +100,10 @@ fn solve(
         Outcome::Timeout => ("timeout", Vec::new()),
     };
     let mate = status == "mate";
-    let moves_ja = mate.then(|| {
-        let mut at = pos.clone();
-        let mut previous = None;
-        let line = match &r.outcome {
-            Outcome::Mate(line) => line.as_slice(),
-            _ => &[],
-        };
-        line.iter()
-            .map(|&m| {
-                let text = shogi::notation::move_to_japanese(&at, m, previous);
-                previous = Some(m.to());
-                at.make_move(m);
-                text
-            })
-            .collect()
-    });
+    let moves_ja = match &r.outcome {
+        Outcome::Mate(line) => Some(shogi::notation::line_texts(&pos, line, None)),
+        _ => None,
+    };
     Ok(MateResult {
         status,
         length: mate.then_some(moves.len()),
@@ -155,7 +143,9 @@ fn report(
     }
     let intended = match intended {
         None => None,
-        Some(usi) => Some(position::parse_line(&pos, &usi).map_err(PyValueError::new_err)?),
+        Some(usi) => {
+            Some(pos.parse_usi_line(&usi).map_err(|e| PyValueError::new_err(e.to_string()))?)
+        }
     };
     let time_ms = non_negative("time_ms", time_ms)?;
     let limits = solver::composer::ReportLimits {

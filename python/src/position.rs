@@ -18,20 +18,3 @@ pub fn parse_position(text: &str) -> Result<Position, String> {
     };
     parse_position_command(&command).map_err(|e| e.to_string())
 }
-
-/// USI moves played one after another from `root`: an error names the first move that is
-/// malformed or illegal.
-pub fn parse_line(root: &Position, usi: &[String]) -> Result<Vec<shogi::Move>, String> {
-    let mut pos = root.clone();
-    usi.iter()
-        .enumerate()
-        .map(|(i, text)| {
-            let m = pos.parse_usi_move(text).map_err(|e| format!("move {}: {e}", i + 1))?;
-            if !shogi::movegen::is_legal(&pos, m) {
-                return Err(format!("move {} ({text}) is illegal", i + 1));
-            }
-            pos.make_move(m);
-            Ok(m)
-        })
-        .collect()
-}

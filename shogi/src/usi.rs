@@ -73,6 +73,22 @@ impl Position {
             Err(UsiError::IllegalMove { text: text.to_string(), ply: 1 })
         }
     }
+
+    /// Parses a line of USI moves played one after another from here; an illegal move's
+    /// error gives its 1-based place in the line.
+    pub fn parse_usi_line<S: AsRef<str>>(&self, moves: &[S]) -> Result<Vec<Move>, UsiError> {
+        let mut pos = self.clone();
+        let mut line = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let m = pos.parse_usi_move(text.as_ref()).map_err(|e| match e {
+                UsiError::IllegalMove { text, .. } => UsiError::IllegalMove { text, ply: i + 1 },
+                other => other,
+            })?;
+            pos.make_move(m);
+            line.push(m);
+        }
+        Ok(line)
+    }
 }
 
 /// Parses `position startpos|sfen <sfen> [moves m1 m2 ...]` (the word `position` is optional)
@@ -104,11 +120,8 @@ pub fn parse_position_command(line: &str) -> Result<Position, UsiError> {
     if !moves.is_empty() && !moves.starts_with(char::is_whitespace) {
         return Err(bad());
     }
-    for (i, text) in moves.split_whitespace().enumerate() {
-        let m = pos.parse_usi_move(text).map_err(|e| match e {
-            UsiError::IllegalMove { text, .. } => UsiError::IllegalMove { text, ply: i + 1 },
-            other => other,
-        })?;
+    let words: Vec<&str> = moves.split_whitespace().collect();
+    for m in pos.parse_usi_line(&words)? {
         pos.make_move(m);
     }
     Ok(pos)

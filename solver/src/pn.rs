@@ -20,16 +20,11 @@ pub fn add(a: PnDn, b: PnDn) -> PnDn {
 }
 
 /// The df-pn+ "1 + ε" threshold for the best child: a little above the second best, so that
-/// the search does not bounce between two nearly equal children (ε = 1/4).
+/// the search does not bounce between two nearly equal children. ε = `quarters` / 4: 1 on the
+/// main thread; helper threads take wider ones, so that they stay longer in a subtree than
+/// the main thread and search elsewhere than it does.
 #[inline(always)]
-pub fn epsilon_threshold(second_best: PnDn) -> PnDn {
-    epsilon_threshold_wider(second_best, 1)
-}
-
-/// [`epsilon_threshold`] with ε = `quarters` / 4: helper threads take wider ones, so that they
-/// stay longer in a subtree than the main thread and search elsewhere than it does.
-#[inline(always)]
-pub fn epsilon_threshold_wider(second_best: PnDn, quarters: u32) -> PnDn {
+pub fn epsilon_threshold(second_best: PnDn, quarters: u32) -> PnDn {
     if second_best >= MAX_UNSOLVED {
         // Saturated: the best child must still be allowed to change, or the search stalls.
         return INF;

@@ -25,6 +25,11 @@ fn report(sfen: &str, intended: Option<&[Move]>) -> ComposerReport {
     check_problem(&mut solver, &position(sfen), intended, &limits, &stop)
 }
 
+/// USI moves played one after another from `root`.
+fn line(root: &Position, usi: &[String]) -> Vec<Move> {
+    root.parse_usi_line(usi).unwrap_or_else(|e| panic!("{usi:?}: {e}"))
+}
+
 fn problem_line(file: &str, id: &str) -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../problems/").to_string() + file;
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -68,17 +73,7 @@ fn cooks_of_a_mate_in_one_with_several_mating_moves() {
     for c in &r.cooks {
         assert_eq!(c.ply, 1);
         assert_eq!(c.line.usi.len(), c.length);
-        let mut pos = root.clone();
-        let moves: Vec<Move> = c
-            .line
-            .usi
-            .iter()
-            .map(|m| {
-                let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-                pos.make_move(mv);
-                mv
-            })
-            .collect();
+        let moves = line(&root, &c.line.usi);
         let verdict = solver::mate_line::verify_mate_line(&root, &moves, solver::Rules::Tsume);
         assert!(verdict.is_ok(), "{:?}: {verdict:?}", c.line.usi);
     }
@@ -105,34 +100,15 @@ fn an_intended_line_with_a_weaker_defence_departs_by_a_longer_one() {
     assert_eq!(r.length, Some(5));
     assert_eq!(v.flag, VariationFlag::Shorter);
     let root = position(&sfen);
-    let mut pos = root.clone();
-    let usi: Vec<&String> = [&r.main_line.usi[0]].into_iter().chain(&v.line.usi).collect();
-    let intended: Vec<Move> = usi
-        .iter()
-        .map(|m| {
-            let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-            pos.make_move(mv);
-            mv
-        })
-        .collect();
+    let usi: Vec<String> = [&r.main_line.usi[0]].into_iter().chain(&v.line.usi).cloned().collect();
+    let intended = line(&root, &usi);
     let r = report(&sfen, Some(&intended));
     let i = r.intended.as_ref().unwrap_or_else(|| panic!("no comparison"));
     assert_eq!(i.departs_at, Some(2));
     assert_eq!(i.departure, Departure::LongerDefence { intended: Some(v.length), main: 4 });
     assert!(text::render("intended", &r).contains("変長"));
     // The main line itself as the intended line is the same line.
-    let main: Vec<Move> = {
-        let mut pos = root.clone();
-        r.main_line
-            .usi
-            .iter()
-            .map(|m| {
-                let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-                pos.make_move(mv);
-                mv
-            })
-            .collect()
-    };
+    let main = line(&root, &r.main_line.usi);
     let same = report(&sfen, Some(&main));
     assert_eq!(same.intended.map(|i| i.departure), Some(Departure::Same));
 }
@@ -214,9 +190,9 @@ fn a_detour_back_to_an_earlier_position_of_the_main_line_is_not_a_cook() {
     for c in &r.cooks {
         let mut pos = root.clone();
         let mut seen = vec![pos.key()];
-        let way = &r.main_line.usi[..c.ply - 1];
-        for m in way.iter().chain(&c.line.usi) {
-            let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        let usi: Vec<String> =
+            r.main_line.usi[..c.ply - 1].iter().chain(&c.line.usi).cloned().collect();
+        for mv in line(&root, &usi) {
             pos.make_move(mv);
             assert!(!seen.contains(&pos.key()), "cook at move {}: {:?} repeats", c.ply, c.line);
             seen.push(pos.key());

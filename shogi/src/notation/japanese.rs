@@ -110,6 +110,22 @@ pub fn move_to_japanese(pos: &Position, m: Move, previous: Option<Square>) -> St
     format!("{}{}", side_mark(pos.side_to_move()), move_text(pos, m, previous, Style::Ki2))
 }
 
+/// Each move of a legal line from `pos` in composer's text (`▲２四桂`, `△同　玉`, ...); `previous`
+/// is the square of the move before the line, if any (for 同).
+pub fn line_texts(pos: &Position, moves: &[Move], previous: Option<Square>) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut previous = previous;
+    moves
+        .iter()
+        .map(|&m| {
+            let text = move_to_japanese(&pos, m, previous);
+            previous = Some(m.to());
+            pos.make_move(m);
+            text
+        })
+        .collect()
+}
+
 /// A line of moves from `pos` in KI2 form, space-separated: `▲２四桂 △同　玉 ...`. An illegal
 /// move is an error naming its 1-based place in the line.
 pub fn moves_to_japanese(pos: &Position, moves: &[Move]) -> Result<String, NotationError> {

@@ -23,7 +23,7 @@ pub use bod::{read_bod, write_bod};
 pub use csa::read_csa;
 pub use error::NotationError;
 pub use japanese::{
-    line_to_japanese, move_text, move_to_japanese, moves_to_japanese, parse_move, Style,
+    line_texts, line_to_japanese, move_text, move_to_japanese, moves_to_japanese, parse_move, Style,
 };
 pub use ki2::read_ki2;
 pub use kif::{read_kif, write_kif, write_kif_line};

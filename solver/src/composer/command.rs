@@ -95,8 +95,11 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     let check = |solver: &mut Solver, task: &Task| {
         solver.clear();
         // The record's own moves, else a `.pv` line for its id.
-        let from_pv =
-            || intended.get(&task.label()).and_then(|usi| parse_line(&task.problem.position, usi));
+        let from_pv = || {
+            intended
+                .get(&task.label())
+                .and_then(|usi| task.problem.position.parse_usi_line(usi).ok())
+        };
         let moves = task.intended.clone().or_else(from_pv);
         let stop = AtomicBool::new(false);
         check_problem(solver, &task.problem.position, moves.as_deref(), &limits, &stop)
@@ -172,17 +175,6 @@ fn intended_lines(files: &[PathBuf], err: &mut dyn Write) -> HashMap<String, Vec
     lines
 }
 
-/// USI moves played one after another from `root` (`None` if one is not legal there).
-fn parse_line(root: &shogi::Position, usi: &[String]) -> Option<Vec<shogi::Move>> {
-    let mut pos = root.clone();
-    usi.iter()
-        .map(|text| {
-            let m = pos.parse_usi_move(text).ok()?;
-            shogi::movegen::is_legal(&pos, m).then(|| pos.make_move(m)).map(|()| m)
-        })
-        .collect()
-}
-
 /// A problem's heading: its id or place, and its title.
 fn heading(task: &Task) -> String {
     match &task.title {
@@ -222,7 +214,7 @@ fn write_kif_files(
     let mut texts: Vec<(&str, String)> = Vec::new();
     for (i, r) in reports {
         let task = &tasks[*i];
-        let Some(moves) = parse_line(&task.problem.position, &r.main_line.usi) else { continue };
+        let Ok(moves) = task.problem.position.parse_usi_line(&r.main_line.usi) else { continue };
         let record = shogi::notation::Record {
             title: Some(heading(task)),
             position: task.problem.position.clone(),

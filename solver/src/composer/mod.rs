@@ -71,24 +71,9 @@ impl Line {
     pub fn new(pos: &Position, moves: &[Move], previous: Option<Move>) -> Line {
         Line {
             usi: moves.iter().map(ToString::to_string).collect(),
-            japanese: japanese_moves(pos, moves, previous),
+            japanese: shogi::notation::line_texts(pos, moves, previous.map(Move::to)),
         }
     }
-}
-
-/// The Japanese notation of `moves` from `pos`.
-fn japanese_moves(pos: &Position, moves: &[Move], previous: Option<Move>) -> Vec<String> {
-    let mut pos = pos.clone();
-    let mut previous = previous.map(Move::to);
-    moves
-        .iter()
-        .map(|&m| {
-            let text = shogi::notation::move_to_japanese(&pos, m, previous);
-            previous = Some(m.to());
-            pos.make_move(m);
-            text
-        })
-        .collect()
 }
 
 /// What kind of alternative a cook is.
@@ -518,23 +503,12 @@ fn pieces_left(pos: &Position, moves: &[Move], attacker: Color) -> Vec<String> {
     hand_words(end.hand(attacker))
 }
 
-/// A hand as a composer writes it: `["飛", "歩2"]`.
-pub fn hand_words(hand: Hand) -> Vec<String> {
-    use PieceKind::*;
-    [
-        (Rook, "飛"),
-        (Bishop, "角"),
-        (Gold, "金"),
-        (Silver, "銀"),
-        (Knight, "桂"),
-        (Lance, "香"),
-        (Pawn, "歩"),
-    ]
-    .iter()
-    .filter(|(k, _)| hand.count(*k) > 0)
-    .map(|&(k, name)| match hand.count(k) {
-        1 => name.to_string(),
-        n => format!("{name}{n}"),
-    })
-    .collect()
+/// A hand as a composer writes it, a word per kind: `["飛", "歩二"]`.
+fn hand_words(hand: Hand) -> Vec<String> {
+    use shogi::notation::kanji::{count_text, kif_name};
+    PieceKind::HAND
+        .iter()
+        .filter(|&&k| hand.count(k) > 0)
+        .map(|&k| format!("{}{}", kif_name(k), count_text(hand.count(k))))
+        .collect()
 }

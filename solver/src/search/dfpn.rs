@@ -154,9 +154,9 @@ impl Search<'_> {
             let (child_th_pn, child_th_dn) = if or_node {
                 let open = (0..frame.children.len()).filter(|&i| is_open(&frame.children, i));
                 let th = or_child_dn_threshold(th_dn, dn, open.count() as PnDn);
-                (th_pn.min(pn::epsilon_threshold_wider(second, self.epsilon_quarters)), th)
+                (th_pn.min(pn::epsilon_threshold(second, self.epsilon_quarters)), th)
             } else {
-                let th = pn::epsilon_threshold_wider(second, self.epsilon_quarters);
+                let th = pn::epsilon_threshold(second, self.epsilon_quarters);
                 (widen(th_pn, node.pn, pn), th_dn.min(th))
             };
             // A futility test's own margin of one (see `shown`) is not the child's to use.

@@ -84,28 +84,27 @@ impl Solver {
     /// solver with an in-memory table, and the reason in [`Solver::take_table_log`]
     /// (use [`Solver::open`] to fail instead).
     pub fn new(config: SolverConfig) -> Solver {
-        let mut solver = Solver {
-            table: Table::new(1, false),
-            config,
-            repetitions: RepetitionTable::default(),
-            stack_use: StackUse::default(),
-            table_log: Vec::new(),
-        };
+        let mut solver = Solver::without_table(config);
         if let Err(e) = solver.build_table() {
             solver.table_log.push(format!("error: {e}; the table is in memory"));
         }
         solver
     }
 
-    /// A solver with the table `config` asks for, or why its table file cannot be used.
-    pub fn open(config: SolverConfig) -> Result<Solver, TableFileError> {
-        let mut solver = Solver {
+    /// A solver whose table (a 1 MiB placeholder) `build_table` has yet to make.
+    fn without_table(config: SolverConfig) -> Solver {
+        Solver {
             table: Table::new(1, false),
             config,
             repetitions: RepetitionTable::default(),
             stack_use: StackUse::default(),
             table_log: Vec::new(),
-        };
+        }
+    }
+
+    /// A solver with the table `config` asks for, or why its table file cannot be used.
+    pub fn open(config: SolverConfig) -> Result<Solver, TableFileError> {
+        let mut solver = Solver::without_table(config);
         solver.build_table()?;
         Ok(solver)
     }
