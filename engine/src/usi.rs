@@ -1,6 +1,6 @@
 //! `tsumugi` as a USI program. The protocol itself (threads, commands, stop and ponder
 //! handling, waiting for a running search) is the loop shared with `tsumugi-mate`,
-//! [`solver::usi`]; this file is what is particular to the playing engine:
+//! the `usi` crate; this file is what is particular to the playing engine:
 //! - its options ([`crate::usi_options`]), which reach the search thread as parameters (a
 //!   parameter set that cannot be built gets `info string error: ... (parameters unchanged)`);
 //! - a `go` reads every field; a bad or unknown field is skipped with an `info string` (the GUI
@@ -23,13 +23,12 @@ use crate::time_manager::TimeBudget;
 use crate::usi_go::{time_control, GO_FIELDS};
 use crate::usi_options::UsiOptions;
 use crate::usi_worker::{EngineBackend, EngineConfig, EngineJob, EngineOutcome, EngineProgress};
+use ::usi::info::{millis, nps};
+use ::usi::{Finished, GoField, GoIssue, GoParams, Hold, Output, Plan, Timing, UsiProgram};
 use shogi::movegen::{is_legal, legal_moves};
 use shogi::{Move, MoveList, Position};
 use solver::mate_line::moves_to_usi;
-use solver::usi::info::{millis, nps};
-use solver::usi::{
-    Finished, GoField, GoIssue, GoParams, Hold, MateSearch, Output, Plan, Timing, UsiProgram,
-};
+use solver::usi_mate::MateSearch;
 use solver::Limits;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -41,7 +40,7 @@ pub const ENGINE_AUTHOR: &str = "The Tsumugi developers";
 /// Runs the USI engine until `quit` or the end of `input`. Returns an error only when the
 /// output cannot be written (or a thread cannot be started).
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
-    solver::usi::run(PlayingEngine::default(), input, output)
+    ::usi::run(PlayingEngine::default(), input, output)
 }
 
 // ----- output formatting -------------------------------------------------------------------
@@ -303,7 +302,7 @@ mod tests {
     use super::*;
 
     fn run_script(script: &str) -> Vec<String> {
-        solver::usi::transcript(PlayingEngine::default(), script)
+        ::usi::transcript(PlayingEngine::default(), script)
             .unwrap_or_else(|e| panic!("run failed: {e}"))
     }
 

@@ -1,10 +1,10 @@
 //! What a `go` means for `tsumugi`'s clock. The parse itself is the shared
-//! [`solver::usi::parse_go`]; `tsumugi` reads every field ([`GO_FIELDS`]) and plays on after
+//! [`::usi::parse_go`]; `tsumugi` reads every field ([`GO_FIELDS`]) and plays on after
 //! skipping a bad one, with a warning.
 
 use crate::time_manager::TimeControl;
+use ::usi::{GoField, GoParams};
 use shogi::Color;
-use solver::usi::{GoField, GoParams};
 
 /// The `go` fields `tsumugi` reads: all of them.
 pub const GO_FIELDS: &[GoField] = &GoField::ALL;
@@ -37,7 +37,7 @@ pub fn time_control(go: &GoParams, side: Color) -> TimeControl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use solver::usi::{parse_go, GoCommand};
+    use ::usi::{parse_go, GoCommand};
 
     fn play(args: &str) -> GoParams {
         match parse_go(args, GO_FIELDS) {

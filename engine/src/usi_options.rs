@@ -12,7 +12,7 @@
 
 use crate::params::Params;
 use crate::time_manager::TimeSettings;
-use solver::usi::parse_setoption;
+use ::usi::parse_setoption;
 use std::path::{Path, PathBuf};
 
 pub const HASH_DEFAULT_MB: usize = 256;

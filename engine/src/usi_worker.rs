@@ -1,6 +1,6 @@
 //! The search thread of `tsumugi`: what it owns (the [`Engine`] and, for `go mate`, the df-pn
 //! solver of `tsumugi-mate`, [`MateBackend`]) and how it runs a job. The thread itself, its
-//! queue and the catching of a panic are the shared [`solver::usi::worker`]; after a panic both
+//! queue and the catching of a panic are the shared [`::usi::worker`]; after a panic both
 //! searchers are rebuilt.
 //!
 //! Both are created lazily at the first `isready`/`go` (or `go mate`), so a `USI_Hash` sent
@@ -10,8 +10,9 @@ use crate::control::SearchControl;
 use crate::engine::Engine;
 use crate::params::Params;
 use crate::report::{SearchInfo, SearchLimits, SearchOutcome};
+use ::usi::SearchBackend;
 use shogi::Position;
-use solver::usi::{MateBackend, MateJob, SearchBackend};
+use solver::usi_mate::{MateBackend, MateJob};
 use solver::{Progress, SolveResult, SolverConfig};
 use std::sync::Arc;
 

@@ -70,7 +70,7 @@ pub fn run_detached<T: Send>(
                 Ok(Ok(result)) => Ok(result),
                 Ok(Err(payload)) | Err(payload) => Err(PyRuntimeError::new_err(format!(
                     "the search failed: {}",
-                    solver::usi::panic_message(payload.as_ref())
+                    usi::panic_message(payload.as_ref())
                 ))),
             }
         })

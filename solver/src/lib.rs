@@ -13,10 +13,11 @@ pub mod repetition_table;
 pub mod table_file;
 pub mod tt;
 
-// Front ends (USI engine, batch solver) and the rules check of mate lines they share; the USI
-// protocol layer is shared with the playing engine (`tsumugi`).
+// Front ends (USI engine, batch solver) and the rules check of mate lines they share. The USI
+// protocol layer is its own crate (`usi`); `usi_mate` is `go mate` over it, which the playing
+// engine (`tsumugi`) answers with the same backend.
 pub mod batch;
 pub mod composer;
 pub mod mate_line;
-pub mod usi;
 pub mod usi_engine;
+pub mod usi_mate;

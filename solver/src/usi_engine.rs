@@ -24,13 +24,13 @@
 use crate::config::{DoubleCount, Rules, SolverConfig};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::stack::MAX_PLY;
-use crate::usi::{
-    parse_setoption, Finished, GoField, GoIssue, GoParams, Hold, MateBackend, MateJob, MateSearch,
-    Output, Plan, Timing, UsiProgram,
-};
+use crate::usi_mate::{MateBackend, MateJob, MateSearch};
 use shogi::{Color, Position};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
+use usi::{
+    parse_setoption, Finished, GoField, GoIssue, GoParams, Hold, Output, Plan, Timing, UsiProgram,
+};
 
 pub const ENGINE_NAME: &str = "Tsumugi-mate";
 pub const ENGINE_AUTHOR: &str = "The Tsumugi developers";
@@ -48,7 +48,7 @@ pub const DEFAULT_GO_TIME: Duration = Duration::from_secs(10);
 /// Runs the USI mate engine until `quit` or the end of `input`. Returns an error only when the
 /// output cannot be written (or a thread cannot be started).
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
-    crate::usi::run(MateEngine::default(), input, output)
+    usi::run(MateEngine::default(), input, output)
 }
 
 // ----- options -------------------------------------------------------------------------------
@@ -352,8 +352,7 @@ mod tests {
     use super::*;
 
     fn run_script(script: &str) -> Vec<String> {
-        crate::usi::transcript(MateEngine::default(), script)
-            .unwrap_or_else(|e| panic!("run failed: {e}"))
+        usi::transcript(MateEngine::default(), script).unwrap_or_else(|e| panic!("run failed: {e}"))
     }
 
     #[test]
@@ -423,13 +422,11 @@ mod tests {
 
     /// A plain `go` as the mate engine reads it: the clock, or the reason to refuse it.
     fn clock(args: &str) -> Result<GoParams, String> {
-        match crate::usi::parse_go(args, &GoField::CLOCK) {
-            Ok((crate::usi::GoCommand::Play(go), issues)) => {
-                match issues.iter().find_map(refusal) {
-                    Some(e) => Err(e),
-                    None => Ok(go),
-                }
-            }
+        match usi::parse_go(args, &GoField::CLOCK) {
+            Ok((usi::GoCommand::Play(go), issues)) => match issues.iter().find_map(refusal) {
+                Some(e) => Err(e),
+                None => Ok(go),
+            },
             other => panic!("{args}: {other:?}"),
         }
     }
@@ -595,7 +592,7 @@ mod tests {
     struct FaultyBackend(MateBackend);
     const PANICS_ON: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
 
-    impl crate::usi::SearchBackend for FaultyBackend {
+    impl usi::SearchBackend for FaultyBackend {
         type Config = SolverConfig;
         type Job = MateJob;
         type Progress = Progress;
@@ -688,7 +685,7 @@ mod tests {
              position sfen {PANICS_ON}\ngo movetime 500\n\
              position sfen {MATE7}\ngo mate 20000\nisready\n"
         );
-        let out = crate::usi::transcript(Faulty(MateEngine::default()), &script)
+        let out = usi::transcript(Faulty(MateEngine::default()), &script)
             .unwrap_or_else(|e| panic!("run failed: {e}"));
         let errors = out.iter().filter(|l| l.starts_with("info string error: the search failed"));
         assert_eq!(errors.count(), 2, "{out:?}");

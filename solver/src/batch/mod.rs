@@ -246,7 +246,7 @@ fn solve_task(
     let (result, failure) = match solved {
         Ok(r) => (r, None),
         Err(payload) => {
-            let msg = crate::usi::panic_message(payload.as_ref());
+            let msg = usi::panic_message(payload.as_ref());
             let config = solver.config().clone();
             // The old solver goes first: it closes a table file before it is opened again.
             *solver = Solver::new(SolverConfig { hash_mb: 1, table_file: None, ..config.clone() });

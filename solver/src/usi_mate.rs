@@ -6,10 +6,6 @@
 //! A mate line that fails the rules check ([`verify_mate_line`]) is still sent, after an
 //! `info string warning: ...`: a search bug should be visible, not hidden.
 
-use super::info::{millis, nps, progress_info};
-use super::output::Output;
-use super::program::{Hold, Plan, Timing};
-use super::worker::SearchBackend;
 use crate::config::{Rules, SolverConfig};
 use crate::mate_line::{moves_to_usi, root_defends, verify_mate_line};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
@@ -18,6 +14,21 @@ use shogi::Position;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use usi::info::{millis, nps};
+use usi::{Hold, Output, Plan, SearchBackend, Timing};
+
+/// The `info` line for a progress report of the df-pn solver.
+pub fn progress_info(p: &Progress) -> String {
+    format!(
+        "info time {} nodes {} nps {} hashfull {} string pn {} dn {}",
+        millis(p.elapsed),
+        p.nodes,
+        nps(p.nodes, p.elapsed),
+        p.hashfull,
+        p.root_pn,
+        p.root_dn
+    )
+}
 
 /// One df-pn search, for the search thread.
 pub struct MateJob {

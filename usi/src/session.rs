@@ -23,12 +23,12 @@
 //! - a search that fails (a panic, caught by the search thread) is still answered by the
 //!   program ([`UsiProgram::answer`] with [`Finished::Failed`]).
 
-use super::command::Command;
-use super::go::{parse_go, GoCommand};
-use super::input::{spawn_reader, Input};
-use super::output::Output;
-use super::program::{Finished, Hold, JobOf, OutcomeOf, Plan, Timing, UsiProgram};
-use super::worker::{Event, Job, Worker};
+use crate::command::Command;
+use crate::go::{parse_go, GoCommand};
+use crate::input::{spawn_reader, Input};
+use crate::output::Output;
+use crate::program::{Finished, Hold, JobOf, OutcomeOf, Plan, Timing, UsiProgram};
+use crate::worker::{Event, Job, Worker};
 use crossbeam_channel::{select, Receiver};
 use shogi::{parse_position_command, Position};
 use std::io::{self, BufRead, Write};

@@ -1,6 +1,5 @@
 //! Numbers as `info` lines show them.
 
-use crate::outcome::Progress;
 use std::time::Duration;
 
 /// Milliseconds, as USI `time` counts.
@@ -12,19 +11,6 @@ pub fn millis(d: Duration) -> u64 {
 pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
     let micros = elapsed.as_micros().max(1);
     u64::try_from(u128::from(nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
-}
-
-/// The `info` line for a progress report of the df-pn solver.
-pub fn progress_info(p: &Progress) -> String {
-    format!(
-        "info time {} nodes {} nps {} hashfull {} string pn {} dn {}",
-        millis(p.elapsed),
-        p.nodes,
-        nps(p.nodes, p.elapsed),
-        p.hashfull,
-        p.root_pn,
-        p.root_dn
-    )
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! The USI protocol layer shared by Tsumugi's two USI programs: `tsumugi-mate` (this crate's
-//! mate engine, [`crate::usi_engine`]) and `tsumugi` (the playing engine, which answers
-//! `go mate` with the same solver).
+//! The USI protocol layer shared by Tsumugi's two USI programs: `tsumugi-mate` (the mate
+//! engine) and `tsumugi` (the playing engine). It knows the protocol, not the searches: a
+//! program plugs in through [`UsiProgram`] and runs its searches on the thread of
+//! [`worker`] through a [`SearchBackend`].
 //!
 //! One concept per file:
 //! - [`command`]: which command a line is, and the `setoption` syntax;
@@ -9,14 +10,12 @@
 //! - [`info`]: numbers as `info` lines show them;
 //! - [`worker`]: the search thread, generic over a program's [`SearchBackend`];
 //! - [`program`]: the [`UsiProgram`] trait, what a program adds to the shared loop;
-//! - [`session`]: the protocol loop itself ([`run`], and [`transcript`] for scripted sessions);
-//! - [`mate`]: `go mate` as both programs answer it.
+//! - [`session`]: the protocol loop itself ([`run`], and [`transcript`] for scripted sessions).
 
 pub mod command;
 pub mod go;
 pub mod info;
 mod input;
-pub mod mate;
 pub mod output;
 pub mod program;
 pub mod session;
@@ -24,7 +23,6 @@ pub mod worker;
 
 pub use command::{parse_setoption, Command};
 pub use go::{parse_go, GoCommand, GoError, GoField, GoIssue, GoParams};
-pub use mate::{MateBackend, MateJob, MateSearch};
 pub use output::Output;
 pub use program::{Finished, Hold, Plan, Timing, UsiProgram};
 pub use session::{run, transcript};

@@ -7,9 +7,9 @@
 //! owns its name and options, what a `go` means for it (which search, with which limits), how a
 //! search is stopped, and the lines of its reports and answers.
 
-use super::go::{GoField, GoIssue, GoParams};
-use super::output::Output;
-use super::worker::SearchBackend;
+use crate::go::{GoField, GoIssue, GoParams};
+use crate::output::Output;
+use crate::worker::SearchBackend;
 use shogi::Position;
 use std::io;
 use std::time::{Duration, Instant};

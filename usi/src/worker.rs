@@ -28,7 +28,7 @@ pub trait SearchBackend: Send + 'static {
 
     /// The thread's name.
     const THREAD_NAME: &'static str;
-    /// The thread's stack: at least [`crate::stack::SEARCH_STACK_BYTES`] for a thread that
+    /// The thread's stack: at least `solver::stack::SEARCH_STACK_BYTES` for a thread that
     /// runs df-pn.
     const STACK_BYTES: usize;
 
