@@ -4,41 +4,20 @@
 //! The contract between the search and its front ends (USI loop, match runner, bench) is
 //! [`Engine`], [`SearchControl`], [`SearchLimits`] and the report types: front ends decide
 //! *when* to stop (time management, ponder, `stop`), the search decides *what* to play.
+//!
+//! Rooms: [`search`] (the search and its tables), [`eval`] (the evaluation), [`usi_front`] (the
+//! USI program), [`mod@matches`] (the match runner), [`tools`] (bench and test helpers). Shared by
+//! them: [`params`] (every tunable number) and [`time_manager`] (from a clock to a time budget).
 
-pub mod bench;
-pub mod control;
-pub mod engine;
 pub mod eval;
-pub mod eval_weights;
-pub mod history;
-pub mod move_picker;
-pub mod oracle;
-pub mod params;
-pub mod qsearch;
-pub mod report;
-pub mod search;
-pub mod soppo;
-pub mod tt;
-pub mod xorshift;
-
-#[cfg(test)]
-mod test_positions;
-
-pub use control::SearchControl;
-pub use engine::{Engine, SearchStats};
-pub use params::Params;
-pub use report::{Score, SearchInfo, SearchLimits, SearchOutcome};
-
-// Front ends: the USI engine, time management and the match runner.
-pub mod elo;
-pub mod external_engine;
-pub mod match_args;
-pub mod match_game;
 pub mod matches;
-pub mod openings;
-pub mod player;
+pub mod params;
+pub mod search;
 pub mod time_manager;
-pub mod usi;
-pub mod usi_go;
-pub mod usi_options;
-pub mod usi_worker;
+pub mod tools;
+pub mod usi_front;
+
+pub use params::Params;
+pub use search::{
+    Engine, Score, SearchControl, SearchInfo, SearchLimits, SearchOutcome, SearchStats,
+};

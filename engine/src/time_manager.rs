@@ -19,7 +19,7 @@
 //!
 //! `MinimumThinkingTime` raises both limits to a floor (within the cap).
 
-use crate::control::SearchControl;
+use crate::search::control::SearchControl;
 use std::time::Duration;
 
 /// The clock as a `go` command gives it, for the side to move, in milliseconds.

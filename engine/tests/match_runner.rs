@@ -1,9 +1,9 @@
 //! The match runner: in-process self-play, and `tsumugi match` against external engines (our
 //! own binary, and scripted fakes that play illegal moves, hang, or do not start).
 
-use engine::match_game::{GameClock, Reason};
-use engine::matches::{run_match, MatchConfig, PlayerSpec};
-use engine::openings::Opening;
+use engine::matches::game::{GameClock, Reason};
+use engine::matches::openings::Opening;
+use engine::matches::runner::{run_match, MatchConfig, PlayerSpec};
 use engine::time_manager::TimeSettings;
 use engine::{Params, SearchLimits};
 use shogi::parse_position_command;

@@ -1,7 +1,7 @@
 //! Bench determinism and soppo pruning: the bench signature repeats exactly; SS-Cut and
 //! DS-Cut change node counts on endgame positions yet still find a simple win.
 
-use engine::bench::{run_bench, run_positions, BENCH_POSITIONS, ENDGAME_POSITIONS};
+use engine::tools::bench::{run_bench, run_positions, BENCH_POSITIONS, ENDGAME_POSITIONS};
 use engine::{Engine, Params, Score, SearchControl, SearchLimits};
 use shogi::Position;
 

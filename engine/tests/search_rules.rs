@@ -1,7 +1,7 @@
 //! Search against the rules: a mate-in-1 threat is met, sennichite scores as a draw,
 //! perpetual check loses for the checker, and entering-king declaration is reported.
 
-use engine::oracle::mate_in_1;
+use engine::search::oracle::mate_in_1;
 use engine::{Engine, Params, Score, SearchControl, SearchLimits};
 use shogi::{movegen, MoveList, Position};
 

@@ -1,6 +1,6 @@
 //! `tsumugi-mate` as a USI program: a mate engine that answers `go mate` with `checkmate ...`
 //! and a plain `go` with the first move of a mate (or `resign`). The protocol itself (threads,
-//! commands, stop and ponder handling) is the shared loop of [`crate::usi`]; this file is what
+//! commands, stop and ponder handling) is the shared loop of the `usi` crate; this file is what
 //! is particular to the mate engine:
 //! - its options: `USI_Hash`, `Rules` (`tsume`: the composer's answer, futile interpositions
 //!   not counted; `pure`: every interposition counts), `DoubleCount`, `NodeLimit` (which

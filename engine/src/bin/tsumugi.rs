@@ -1,12 +1,12 @@
 //! `tsumugi`: with no arguments a USI playing engine on stdin/stdout; `match ...` plays a
 //! match between two configurations or against an external USI engine; `bench` prints the
-//! search's functional signature. The logic lives in the library (`engine::usi`,
-//! `engine::match_args`, `engine::bench`).
+//! search's functional signature. The logic lives in the library (`engine::usi_front`,
+//! `engine::matches::args`, `engine::tools::bench`).
 
 use clap::{Args, Parser, Subcommand};
-use engine::bench::{run_bench, run_positions, DEFAULT_BENCH_DEPTH};
-use engine::match_args::{self, params_from, MatchArgs};
-use engine::usi;
+use engine::matches::args::{self as match_args, params_from, MatchArgs};
+use engine::tools::bench::{run_bench, run_positions, DEFAULT_BENCH_DEPTH};
+use engine::usi_front;
 use std::io::{self, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -111,7 +111,7 @@ fn bench(args: &BenchArgs) -> ExitCode {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        None => match usi::run(BufReader::new(io::stdin()), io::stdout()) {
+        None => match usi_front::run(BufReader::new(io::stdin()), io::stdout()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("tsumugi: {e}");

@@ -1,7 +1,7 @@
 //! `tsumugi` as a USI program. The protocol itself (threads, commands, stop and ponder
 //! handling, waiting for a running search) is the loop shared with `tsumugi-mate`,
 //! the `usi` crate; this file is what is particular to the playing engine:
-//! - its options ([`crate::usi_options`]), which reach the search thread as parameters (a
+//! - its options ([`crate::usi_front::options`]), which reach the search thread as parameters (a
 //!   parameter set that cannot be built gets `info string error: ... (parameters unchanged)`);
 //! - a `go` reads every field; a bad or unknown field is skipped with an `info string` (the GUI
 //!   waits for a `bestmove`, and guessing the rest beats resigning);
@@ -16,13 +16,15 @@
 //! - a panic in the search is caught: `info string error: ...`, a legal move (or `checkmate
 //!   timeout`), and a fresh engine for the next search.
 
-use crate::control::SearchControl;
 use crate::params::Params;
-use crate::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
+use crate::search::control::SearchControl;
+use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
 use crate::time_manager::TimeBudget;
-use crate::usi_go::{time_control, GO_FIELDS};
-use crate::usi_options::UsiOptions;
-use crate::usi_worker::{EngineBackend, EngineConfig, EngineJob, EngineOutcome, EngineProgress};
+use crate::usi_front::go::{time_control, GO_FIELDS};
+use crate::usi_front::options::UsiOptions;
+use crate::usi_front::worker::{
+    EngineBackend, EngineConfig, EngineJob, EngineOutcome, EngineProgress,
+};
 use ::usi::info::{millis, nps};
 use ::usi::{Finished, GoField, GoIssue, GoParams, Hold, Output, Plan, Timing, UsiProgram};
 use shogi::movegen::{is_legal, legal_moves};
@@ -422,7 +424,7 @@ mod tests {
             "ÿ",
             "",
         ];
-        let mut rng = crate::xorshift::XorShift64::new(0x2545_f491_4f6c_dd1d);
+        let mut rng = crate::tools::xorshift::XorShift64::new(0x2545_f491_4f6c_dd1d);
         let mut next = move |n: usize| rng.below(n);
         let mut answers = 0;
         for _ in 0..4 {

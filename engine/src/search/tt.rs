@@ -2,7 +2,7 @@
 //! `USI_Hash`, with depth-and-age replacement and a `hashfull` estimate.
 //!
 //! Scores are stored relative to the node (mate distances counted from it), see
-//! [`crate::search::score_to_tt`]. The key check uses the whole 64-bit key, so that a false hit
+//! [`crate::search::alpha_beta::score_to_tt`]. The key check uses the whole 64-bit key, so that a false hit
 //! needs two positions to agree on 64 bits and the same bucket; moves read from the table are
 //! still checked for legality before they are played.
 

@@ -6,10 +6,10 @@
 //! Both are created lazily at the first `isready`/`go` (or `go mate`), so a `USI_Hash` sent
 //! after `usi` does not first allocate the default size.
 
-use crate::control::SearchControl;
-use crate::engine::Engine;
 use crate::params::Params;
-use crate::report::{SearchInfo, SearchLimits, SearchOutcome};
+use crate::search::control::SearchControl;
+use crate::search::engine::Engine;
+use crate::search::report::{SearchInfo, SearchLimits, SearchOutcome};
 use ::usi::SearchBackend;
 use shogi::Position;
 use solver::usi_mate::{MateBackend, MateJob};

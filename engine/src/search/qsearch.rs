@@ -3,12 +3,12 @@
 //! In check every evasion is searched (no stand pat), so a mate found there is real.
 
 use crate::eval::{capture_value, promotion_gain};
-use crate::history::MAX_PLY;
-use crate::move_picker::see;
-use crate::search::{
+use crate::search::alpha_beta::{
     mate_in, mated_in, score_from_tt, score_to_tt, Searcher, VALUE_INF, VALUE_MATE_IN_MAX,
 };
-use crate::tt::Bound;
+use crate::search::history::MAX_PLY;
+use crate::search::move_picker::see;
+use crate::search::tt::Bound;
 use shogi::Move;
 
 pub(crate) fn qsearch(s: &mut Searcher, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {

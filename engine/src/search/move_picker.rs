@@ -8,8 +8,8 @@
 //! uses its own short list of captures and promotions.
 
 use crate::eval::{board_value, capture_value, promotion_gain};
-use crate::history::{History, PieceTo, NO_PIECE_TO};
 use crate::params::Params;
+use crate::search::history::{History, PieceTo, NO_PIECE_TO};
 use shogi::movelist::MAX_MOVES;
 use shogi::{attacks, movegen, Bitboard, Move, MoveClass, MoveList, NonPromotions};
 use shogi::{Color, Piece, PieceKind, Position, Square};
@@ -344,7 +344,7 @@ impl Threats {
 }
 
 /// The piece-to index of a move of ours that leaves a piece of `moved` kind on `to`: what
-/// [`crate::history::piece_to`] returns, without looking the piece up again.
+/// [`crate::search::history::piece_to`] returns, without looking the piece up again.
 #[inline(always)]
 fn piece_to_of(us: Color, moved: PieceKind, to: Square) -> PieceTo {
     Piece::new(us, moved).index() * 81 + to.index()
@@ -775,7 +775,7 @@ fn is_tactical_raw(pos: &Position, m: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::piece_to;
+    use crate::search::history::piece_to;
 
     /// Every legal move comes out exactly once, whatever the hints.
     #[test]
@@ -885,7 +885,7 @@ mod tests {
     /// Every kind's checking squares are the attacks of that kind from the enemy king.
     #[test]
     fn check_info_squares_match_the_attacks() {
-        crate::test_positions::for_each(8, |pos| {
+        crate::tools::test_positions::for_each(8, |pos| {
             let ci = CheckInfo::new(pos);
             let them = !pos.side_to_move();
             let Some(ek) = pos.king_square(them) else { return };
@@ -907,10 +907,10 @@ mod tests {
         let mut params = Params::default();
         (params.order_check, params.order_escape, params.order_attack) = (1001, 203, 47);
         (params.order_focal, params.order_unsafe) = (11, 3);
-        let mut rng = crate::xorshift::XorShift64::new(0x9e37_79b9_7f4a_7c15);
+        let mut rng = crate::tools::xorshift::XorShift64::new(0x9e37_79b9_7f4a_7c15);
         let mut list = MoveList::new();
         let mut n = 0;
-        crate::test_positions::for_each(24, |pos| {
+        crate::tools::test_positions::for_each(24, |pos| {
             list.clear();
             movegen::legal_moves(pos, &mut list);
             let ci = CheckInfo::new(pos);

@@ -7,14 +7,14 @@
 //! `win` declaration that the 27-point rule confirms (a false one loses). An answer later than
 //! the time left plus byoyomi plus a tolerance loses on time; a crash loses.
 
-use crate::player::{Clock, GameOver, MoveRequest, Player, PlayerError, Reply};
+use crate::matches::player::{Clock, GameOver, MoveRequest, Player, PlayerError, Reply};
 use shogi::movegen::{is_legal, legal_moves};
 use shogi::usi::parse_move_syntax;
 use shogi::{Color, MoveList, Position, Repetition};
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::openings::Opening;
+use crate::matches::openings::Opening;
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,11 +1,11 @@
 //! The command line of `tsumugi match` and its translation into a [`MatchConfig`].
 
-use crate::external_engine::ExternalSpec;
-use crate::match_game::GameClock;
-use crate::matches::{pick_openings, run_match, MatchConfig, PlayerSpec};
-use crate::openings::{read_openings, Opening};
+use crate::matches::external_engine::ExternalSpec;
+use crate::matches::game::GameClock;
+use crate::matches::openings::{read_openings, Opening};
+use crate::matches::runner::{pick_openings, run_match, MatchConfig, PlayerSpec};
 use crate::params::Params;
-use crate::report::SearchLimits;
+use crate::search::report::SearchLimits;
 use crate::time_manager::TimeSettings;
 use clap::Args;
 use std::path::{Path, PathBuf};

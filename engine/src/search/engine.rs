@@ -1,15 +1,15 @@
 //! The engine facade that front ends drive: it owns the long-lived tables (transposition table,
 //! history, oracle solvers) and runs one search per `go`, with the root df-pn oracle on a thread
-//! beside the alpha-beta search (see [`crate::search`] and [`crate::oracle`]).
+//! beside the alpha-beta search (see [`crate::search::alpha_beta`] and [`crate::search::oracle`]).
 
-use crate::control::SearchControl;
 use crate::eval::EvalCache;
-use crate::history::History;
-use crate::oracle::{Oracle, RootOracle, RootVerdict};
 use crate::params::Params;
-use crate::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
-use crate::search::{to_score, Searcher, VALUE_INF};
-use crate::tt::TranspositionTable;
+use crate::search::alpha_beta::{to_score, Searcher, VALUE_INF};
+use crate::search::control::SearchControl;
+use crate::search::history::History;
+use crate::search::oracle::{Oracle, RootOracle, RootVerdict};
+use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
+use crate::search::tt::TranspositionTable;
 use shogi::{movegen, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

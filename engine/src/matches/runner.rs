@@ -6,15 +6,15 @@
 //! Games run on `concurrency` threads (default 1: a match should not fight itself for cores),
 //! each thread with its own pair of players, reused from game to game.
 
-use crate::elo::Wdl;
-use crate::external_engine::{ExternalEngine, ExternalSpec};
-use crate::match_game::{play_game, GameClock, GameRecord, Reason, ThinkStats};
-use crate::openings::{shuffled_indices, Opening};
+use crate::matches::elo::Wdl;
+use crate::matches::external_engine::{ExternalEngine, ExternalSpec};
+use crate::matches::game::{play_game, GameClock, GameRecord, Reason, ThinkStats};
+use crate::matches::openings::{shuffled_indices, Opening};
+use crate::matches::player::{InternalPlayer, Player};
 use crate::params::Params;
-use crate::player::{InternalPlayer, Player};
-use crate::report::SearchLimits;
+use crate::search::report::SearchLimits;
 use crate::time_manager::TimeSettings;
-use crate::usi_worker::SEARCH_STACK_BYTES;
+use crate::usi_front::worker::SEARCH_STACK_BYTES;
 use shogi::Color;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -368,7 +368,7 @@ mod tests {
             a_color,
             opening: "o".to_string(),
             record: GameRecord {
-                result: crate::match_game::GameResult { winner, reason, detail: String::new() },
+                result: crate::matches::game::GameResult { winner, reason, detail: String::new() },
                 moves: vec![],
                 think: Default::default(),
                 command: String::new(),

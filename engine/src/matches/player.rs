@@ -1,10 +1,10 @@
 //! A player of a match game: our engine in-process ([`InternalPlayer`]) or an external USI
-//! engine ([`crate::external_engine::ExternalEngine`]). The game (see [`crate::match_game`])
+//! engine ([`crate::matches::external_engine::ExternalEngine`]). The game (see [`crate::matches::game`])
 //! keeps the clock and checks every answer with the rules; a player only answers.
 
-use crate::engine::Engine;
 use crate::params::Params;
-use crate::report::SearchLimits;
+use crate::search::engine::Engine;
+use crate::search::report::SearchLimits;
 use crate::time_manager::{control_for, TimeControl, TimeSettings};
 use shogi::{Color, Position};
 use std::fmt;

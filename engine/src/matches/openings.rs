@@ -98,7 +98,7 @@ pub fn read_openings(path: &Path) -> Result<Vec<Opening>, String> {
 /// A permutation of `0..n` from a seed (xorshift, Fisher–Yates): reproducible shuffles
 /// without a random-number crate.
 pub fn shuffled_indices(n: usize, seed: u64) -> Vec<usize> {
-    let mut rng = crate::xorshift::XorShift64::new(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut rng = crate::tools::xorshift::XorShift64::new(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut v: Vec<usize> = (0..n).collect();
     for i in (1..n).rev() {
         let j = rng.below(i + 1);

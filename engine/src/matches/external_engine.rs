@@ -6,8 +6,8 @@
 //! that does not answer `go` in time is sent `stop`; if it still does not answer (or its output
 //! ends), it is killed and started afresh at the next game. Its stderr is discarded.
 
-use crate::player::{GameOver, MoveRequest, Player, PlayerError, Reply};
-use crate::report::SearchLimits;
+use crate::matches::player::{GameOver, MoveRequest, Player, PlayerError, Reply};
+use crate::search::report::SearchLimits;
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;

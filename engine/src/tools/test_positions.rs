@@ -31,9 +31,9 @@ fn problem_sfens() -> Vec<String> {
 /// `plies` moves from it (the same playouts on every run).
 pub fn for_each(plies: usize, mut visit: impl FnMut(&mut Position)) {
     let mut starts = problem_sfens();
-    starts.extend(crate::bench::BENCH_POSITIONS.iter().map(|s| s.to_string()));
+    starts.extend(crate::tools::bench::BENCH_POSITIONS.iter().map(|s| s.to_string()));
     starts.push("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1".to_owned());
-    let mut rng = crate::xorshift::XorShift64::new(0x2545_f491_4f6c_dd1d);
+    let mut rng = crate::tools::xorshift::XorShift64::new(0x2545_f491_4f6c_dd1d);
     let mut list = MoveList::new();
     for sfen in &starts {
         let Ok(mut pos) = Position::from_sfen(sfen) else { continue };

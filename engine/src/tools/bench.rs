@@ -6,10 +6,10 @@
 //! engine from four short openings (plies 10 to 130), chosen to cover openings, middle games
 //! with attacks under way, and endgames with many pieces in hand (where soppo pruning acts).
 
-use crate::control::SearchControl;
-use crate::engine::Engine;
 use crate::params::Params;
-use crate::report::SearchLimits;
+use crate::search::control::SearchControl;
+use crate::search::engine::Engine;
+use crate::search::report::SearchLimits;
 use shogi::Position;
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! mate-distance pruning, the transposition table, a mate-in-1 oracle at every new node and
 //! df-pn probes where the enemy king is exposed, razoring, reverse futility pruning, null-move
 //! pruning, ProbCut, late-move reductions, check extension, soppo pruning in the endgame, and a
-//! quiescence search (see [`crate::qsearch`]).
+//! quiescence search (see [`crate::search::qsearch`]).
 //!
 //! Quiet moves are pruned as in Stockfish and YaneuraOu: by move count, by history, and by
 //! futility and static exchange judged at the move's reduced depth (its depth less the
@@ -14,15 +14,15 @@
 //! or in the search) score as the rules will score them four times over: sennichite is a draw,
 //! perpetual check loses for the checker.
 
-use crate::control::SearchControl;
 use crate::eval::{evaluate_scaled, material, EvalCache, Scales};
-use crate::history::{piece_to, History, PieceTo, MAX_PLY, NO_PIECE_TO};
-use crate::move_picker::{attacks_a_piece, is_tactical, see, CheckInfo, MovePicker};
-use crate::oracle::{mate_in_1, Oracle};
 use crate::params::Params;
-use crate::report::{Score, SearchInfo};
-use crate::soppo::Soppo;
-use crate::tt::{Bound, TranspositionTable};
+use crate::search::control::SearchControl;
+use crate::search::history::{piece_to, History, PieceTo, MAX_PLY, NO_PIECE_TO};
+use crate::search::move_picker::{attacks_a_piece, is_tactical, see, CheckInfo, MovePicker};
+use crate::search::oracle::{mate_in_1, Oracle};
+use crate::search::report::{Score, SearchInfo};
+use crate::search::soppo::Soppo;
+use crate::search::tt::{Bound, TranspositionTable};
 use shogi::{movegen, Move, MoveClass, MoveList, NonPromotions, Position, Repetition};
 
 pub const VALUE_MATE: i32 = 32000;
@@ -535,7 +535,7 @@ impl<'a> Searcher<'a> {
             }
         }
         if depth <= 0 {
-            return crate::qsearch::qsearch(self, alpha, beta, ply, 0);
+            return crate::search::qsearch::qsearch(self, alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
         self.seldepth = self.seldepth.max(ply);
@@ -622,7 +622,7 @@ impl<'a> Searcher<'a> {
                 && eval + self.params.razor_margin * depth < alpha
                 && alpha.abs() < VALUE_MATE_IN_MAX
             {
-                let v = crate::qsearch::qsearch(self, alpha - 1, alpha, ply, 0);
+                let v = crate::search::qsearch::qsearch(self, alpha - 1, alpha, ply, 0);
                 if v < alpha {
                     return v;
                 }
@@ -670,7 +670,7 @@ impl<'a> Searcher<'a> {
         {
             if let Some(line) = self.oracle.probe(&self.pos, self.params) {
                 let m = line[0];
-                if crate::move_picker::is_valid(&self.pos, m) {
+                if crate::search::move_picker::is_valid(&self.pos, m) {
                     let s = mate_in(ply + line.len());
                     let n = line.len().min(MAX_PLY + 1 - ply);
                     self.pv[ply][ply..ply + n].copy_from_slice(&line[..n]);
@@ -911,7 +911,7 @@ impl<'a> Searcher<'a> {
                 }
                 self.history.add_killer(ply, best_move);
                 self.history.set_counter(us, prev_move, best_move);
-                if soppo_d.is_some() || crate::soppo::is_endgame(&self.pos, self.params) {
+                if soppo_d.is_some() || crate::search::soppo::is_endgame(&self.pos, self.params) {
                     self.soppo.record_cut(&self.pos, best_move, self.params);
                 }
             }
@@ -951,7 +951,7 @@ impl<'a> Searcher<'a> {
             self.frames[ply].piece_to = piece_to(&self.pos, m);
             self.do_move(m);
             self.nodes += 1;
-            let mut v = -crate::qsearch::qsearch(self, -pc_beta, -pc_beta + 1, ply + 1, 0);
+            let mut v = -crate::search::qsearch::qsearch(self, -pc_beta, -pc_beta + 1, ply + 1, 0);
             if v >= pc_beta && !self.stopped {
                 v = -self.search(-pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut_node);
             }

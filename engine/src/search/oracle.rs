@@ -210,7 +210,7 @@ mod tests {
     fn mate_in_1_agrees_with_the_exhaustive_search() {
         let mut list = MoveList::new();
         let (mut positions, mut mates) = (0, 0);
-        crate::test_positions::for_each(24, |pos| {
+        crate::tools::test_positions::for_each(24, |pos| {
             let key = pos.key();
             let fast = mate_in_1(pos, &mut list);
             assert_eq!(pos.key(), key);

@@ -2,10 +2,12 @@
 //! kings, slider mobility, and king safety (attacks on the king's zone against its defenders,
 //! escape squares, the enemy's pieces in hand, an open king file).
 //!
-//! Every number comes from [`crate::eval_weights`]. The evaluation is computed from scratch:
+//! Every number comes from [`crate::eval::weights`]. The evaluation is computed from scratch:
 //! one pass over the pieces and a dozen attack queries per king, a few hundred nanoseconds.
 
-use crate::eval_weights::*;
+pub mod weights;
+
+use crate::eval::weights::*;
 use shogi::{attacks, Bitboard, Color, PieceKind, Position, Square};
 
 /// The value of a position for the side to move, in centipawns.
@@ -606,7 +608,7 @@ mod tests {
             Scales { king_safety: 145, placement: 55, threats: 0 },
         ];
         let mut n = 0;
-        crate::test_positions::for_each(24, |p| {
+        crate::tools::test_positions::for_each(24, |p| {
             let (fast, slow) = (AttackMaps::new(p), reference::attack_maps(p));
             assert_eq!(
                 (fast.once, fast.twice, fast.mobility),
@@ -716,7 +718,7 @@ mod tests {
 
     #[test]
     fn pawn_attacks_in_bulk_match_the_attack_tables() {
-        for sfen in crate::bench::BENCH_POSITIONS {
+        for sfen in crate::tools::bench::BENCH_POSITIONS {
             let p = pos(sfen);
             for color in Color::ALL {
                 let pawns = p.pieces(color, PieceKind::Pawn);
@@ -731,7 +733,7 @@ mod tests {
 
     #[test]
     fn evaluation_is_colour_symmetric() {
-        for sfen in crate::bench::BENCH_POSITIONS {
+        for sfen in crate::tools::bench::BENCH_POSITIONS {
             let p = pos(sfen);
             let q = pos(&flipped(sfen));
             assert_eq!(evaluate(&p), evaluate(&q), "{sfen} vs {}", flipped(sfen));

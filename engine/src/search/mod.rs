@@ -1,0 +1,27 @@
+//! The search: what the engine plays, given a position and when to stop.
+//!
+//! It owns the long-lived tables and everything a search decides with:
+//! - [`engine`]: the facade front ends drive ([`Engine`]), one search per `go`;
+//! - [`control`]: the stop/time state a front end shares with a running search;
+//! - [`report`]: what a search is asked ([`SearchLimits`]) and what it tells;
+//! - [`alpha_beta`]: iterative deepening and the main alpha-beta search; [`qsearch`]: its
+//!   quiescence search;
+//! - [`move_picker`], [`history`]: move ordering and the memory it learns from;
+//! - [`tt`]: the transposition table;
+//! - [`soppo`]: soppo pruning (seed 000);
+//! - [`oracle`]: the df-pn solver as the search's endgame oracle.
+
+pub mod alpha_beta;
+pub mod control;
+pub mod engine;
+pub mod history;
+pub mod move_picker;
+pub mod oracle;
+pub mod qsearch;
+pub mod report;
+pub mod soppo;
+pub mod tt;
+
+pub use control::SearchControl;
+pub use engine::{Engine, SearchStats};
+pub use report::{Score, SearchInfo, SearchLimits, SearchOutcome};
