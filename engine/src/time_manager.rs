@@ -8,6 +8,11 @@
 //! clamped to that cap, floors included, so a floor can never push a move past the flag; when
 //! the cap is zero the search is asked to stop at once (it still returns a legal move).
 //!
+//! The margins never take more than a third of the time a move has ([`MAX_MARGIN_DIVISOR`]):
+//! with a byoyomi of 100 ms and the default delay of 100 ms, the delay would otherwise leave
+//! nothing, and the engine would play at depth 1 all game. The budget then says that it cut
+//! the delay ([`TimeBudget::delay_cut`]), and the front end tells the user.
+//!
 //! Inside the cap:
 //! - `movetime M`: think exactly `M` (soft = hard), less the margins;
 //! - sudden death and increments: soft = remaining / [`MOVES_TO_GO`] + ¾ increment, so that
@@ -49,6 +54,9 @@ pub struct TimeSettings {
 pub struct TimeBudget {
     pub soft: Duration,
     pub hard: Duration,
+    /// When the margins were cut to leave time for the search: the network delay asked for
+    /// and the one kept, in milliseconds.
+    pub delay_cut: Option<(u64, u64)>,
 }
 
 /// Kept back from every budget besides the network delay: thread wake-up, unwinding the
@@ -60,6 +68,8 @@ pub const MOVES_TO_GO: u64 = 40;
 pub const HARD_FRACTION: u64 = 8;
 /// The hard limit is at most this many soft limits.
 pub const HARD_OVER_SOFT: u64 = 5;
+/// The margins (network delay and safety) take at most this fraction of a move's time.
+pub const MAX_MARGIN_DIVISOR: u64 = 3;
 
 impl TimeControl {
     /// Whether the `go` said anything about time at all.
@@ -83,8 +93,12 @@ impl TimeControl {
         if !self.is_timed() {
             return None;
         }
-        let cap =
-            self.available_ms().saturating_sub(settings.network_delay_ms).saturating_sub(SAFETY_MS);
+        let available = self.available_ms();
+        let asked = settings.network_delay_ms.saturating_add(SAFETY_MS);
+        let margin = asked.min(available / MAX_MARGIN_DIVISOR);
+        let delay_cut = (margin < asked && settings.network_delay_ms > 0)
+            .then(|| (settings.network_delay_ms, margin.saturating_sub(SAFETY_MS)));
+        let cap = available - margin;
         let (soft, hard) = match self.movetime_ms {
             Some(_) => (cap, cap),
             None => {
@@ -101,7 +115,11 @@ impl TimeControl {
         };
         let hard = hard.min(cap);
         let soft = soft.min(hard);
-        Some(TimeBudget { soft: Duration::from_millis(soft), hard: Duration::from_millis(hard) })
+        Some(TimeBudget {
+            soft: Duration::from_millis(soft),
+            hard: Duration::from_millis(hard),
+            delay_cut,
+        })
     }
 }
 
@@ -141,15 +159,17 @@ mod tests {
         }
     }
 
-    /// Whatever the clock, a non-zero hard limit leaves the delay and the safety margin.
+    /// Whatever the clock, the hard limit leaves the delay and the safety margin, or, when
+    /// they would take more than a third of the move's time, a third of it (and says so).
     fn assert_safe(tc: TimeControl, s: TimeSettings) {
         if let Some(b) = tc.budget(&s) {
             let hard = b.hard.as_millis() as u64;
+            let available = tc.available_ms();
             assert!(b.soft <= b.hard, "{tc:?} {s:?} {b:?}");
-            if hard > 0 {
-                let used = hard.saturating_add(s.network_delay_ms).saturating_add(SAFETY_MS);
-                assert!(used <= tc.available_ms(), "{tc:?} {s:?} {b:?}");
-            }
+            let margins = s.network_delay_ms.saturating_add(SAFETY_MS);
+            let kept = margins.min(available / MAX_MARGIN_DIVISOR);
+            assert!(hard.saturating_add(kept) <= available, "{tc:?} {s:?} {b:?}");
+            assert_eq!(b.delay_cut.is_some(), kept < margins && s.network_delay_ms > 0);
         }
     }
 
@@ -163,8 +183,11 @@ mod tests {
         let tc = TimeControl { movetime_ms: Some(1000), ..TimeControl::default() };
         assert_eq!(ms(tc.budget(&NO_DELAY)), (990, 990));
         assert_eq!(ms(tc.budget(&DELAY_100)), (890, 890));
-        let tiny = TimeControl { movetime_ms: Some(50), ..TimeControl::default() };
-        assert_eq!(ms(tiny.budget(&DELAY_100)), (0, 0));
+        // Less time than the margins: they keep a third, the search gets the rest.
+        let tiny = TimeControl { movetime_ms: Some(60), ..TimeControl::default() };
+        assert_eq!(ms(tiny.budget(&DELAY_100)), (40, 40));
+        assert_eq!(tiny.budget(&DELAY_100).and_then(|b| b.delay_cut), Some((100, 10)));
+        assert_eq!(tc.budget(&DELAY_100).and_then(|b| b.delay_cut), None);
     }
 
     #[test]
@@ -175,6 +198,8 @@ mod tests {
         assert_eq!(ms(clock(1_000, 0, 0).budget(&DELAY_100)), (25, 125));
         // Nothing left: stop at once.
         assert_eq!(ms(clock(0, 0, 0).budget(&DELAY_100)), (0, 0));
+        // 200 ms left: the delay is cut to leave two thirds of the time, a fortieth of it soft.
+        assert_eq!(ms(clock(200, 0, 0).budget(&DELAY_100)), (5, 25));
         // Spending soft every move never runs out of time.
         let mut left = 300_000u64;
         for _ in 0..500 {
@@ -188,6 +213,11 @@ mod tests {
     #[test]
     fn byoyomi_only_uses_the_byoyomi_less_the_margins() {
         assert_eq!(ms(clock(0, 0, 1_000).budget(&DELAY_100)), (890, 890));
+        // `go btime 0 wtime 0 byoyomi 100` with the default delay: two thirds of the byoyomi,
+        // not nothing.
+        let fast = clock(0, 0, 100).budget(&DELAY_100);
+        assert_eq!(ms(fast), (67, 67));
+        assert_eq!(fast.and_then(|b| b.delay_cut), Some((100, 23)));
         assert_eq!(ms(clock(0, 0, 1_000).budget(&NO_DELAY)), (990, 990));
         let no_main = TimeControl { byoyomi_ms: 3_000, ..TimeControl::default() };
         assert_eq!(ms(no_main.budget(&NO_DELAY)), (2_990, 2_990));
@@ -216,11 +246,13 @@ mod tests {
     }
 
     #[test]
-    fn delay_larger_than_the_time_left() {
+    fn delay_larger_than_the_time_left_is_cut_to_a_third() {
         let s = TimeSettings { network_delay_ms: 5_000, minimum_thinking_ms: 1_000 };
-        assert_eq!(ms(clock(3_000, 0, 1_000).budget(&s)), (0, 0));
+        let b = clock(3_000, 0, 1_000).budget(&s);
+        assert_eq!(ms(b), (1_075, 1_375));
+        assert_eq!(b.and_then(|b| b.delay_cut), Some((5_000, 1_323)));
         let tc = TimeControl { movetime_ms: Some(100), ..TimeControl::default() };
-        assert_eq!(ms(tc.budget(&s)), (0, 0));
+        assert_eq!(ms(tc.budget(&s)), (67, 67));
     }
 
     #[test]
@@ -261,7 +293,7 @@ mod tests {
 
     #[test]
     fn control_carries_the_budget() {
-        let b = TimeBudget { soft: Duration::ZERO, hard: Duration::ZERO };
+        let b = TimeBudget { soft: Duration::ZERO, hard: Duration::ZERO, delay_cut: None };
         assert!(b.control(false).must_stop());
         assert!(!b.control(true).must_stop(), "a pondering search ignores the clock");
         assert!(!control_for(None, false).must_stop());

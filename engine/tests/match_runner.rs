@@ -3,6 +3,7 @@
 
 use engine::matches::game::{GameClock, Reason};
 use engine::matches::openings::Opening;
+use engine::matches::player::InternalSpec;
 use engine::matches::runner::{run_match, MatchConfig, PlayerSpec};
 use engine::time_manager::TimeSettings;
 use engine::{Params, SearchLimits};
@@ -23,12 +24,13 @@ fn opening(line: &str) -> Opening {
 }
 
 fn internal(params: Params) -> PlayerSpec {
-    PlayerSpec::Internal {
+    PlayerSpec::Internal(InternalSpec {
         name: "tsumugi".to_string(),
         params: Box::new(params),
         hash_mb: 4,
+        threads: 1,
         settings: TimeSettings { network_delay_ms: 5, minimum_thinking_ms: 0 },
-    }
+    })
 }
 
 #[test]

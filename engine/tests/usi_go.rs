@@ -35,9 +35,33 @@ fn every_clock_form_answers_in_time() {
         go_within(&mut u, position, "btime -5 wtime -5 byoyomi 300", ms(300 + 150));
         go_within(&mut u, position, "movetime 300", ms(300 + 150));
     }
-    // A delay option larger than the time: at once, still a legal move.
+    // A delay option larger than the time: cut to a third of the time, and said.
     u.send("setoption name NetworkDelay value 5000");
-    go_within(&mut u, MIDGAME, "btime 1000 wtime 1000 byoyomi 1000", ms(400));
+    go_within(&mut u, MIDGAME, "btime 1000 wtime 1000 byoyomi 1000", ms(2000 * 2 / 3 + 150));
+    assert!(u.log.iter().any(|l| l.starts_with("info string NetworkDelay 5000 ms cut to ")));
+    assert!(u.quit().success());
+}
+
+/// As a GUI drives a fast game: no main time, 100 ms byoyomi, the default delay. The delay
+/// must not eat the byoyomi (the engine once thought 12 ms and played at depth 1).
+#[test]
+fn a_short_byoyomi_is_not_eaten_by_the_network_delay() {
+    let mut u = Usi::ready();
+    for position in ["position startpos", MIDGAME] {
+        u.log.clear();
+        go_within(&mut u, position, "btime 0 wtime 0 byoyomi 100", Duration::from_millis(100));
+        let cut =
+            u.log.iter().any(|l| l.starts_with("info string NetworkDelay 100 ms cut to 23 ms"));
+        assert!(cut, "{:#?}", u.log);
+        // Two thirds of the byoyomi buy more than a couple of plies.
+        let deepest = u
+            .log
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
+            .max();
+        assert!(deepest >= Some(4), "{:#?}", u.log);
+    }
     assert!(u.quit().success());
 }
 

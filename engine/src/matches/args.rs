@@ -3,6 +3,7 @@
 use crate::matches::external_engine::ExternalSpec;
 use crate::matches::game::GameClock;
 use crate::matches::openings::{read_openings, Opening};
+use crate::matches::player::InternalSpec;
 use crate::matches::runner::{pick_openings, run_match, MatchConfig, PlayerSpec};
 use crate::params::Params;
 use crate::search::report::SearchLimits;
@@ -28,12 +29,18 @@ pub struct MatchArgs {
     /// A parameters file for player A (applied before `--a`).
     #[arg(long, value_name = "FILE")]
     pub a_params: Option<PathBuf>,
+    /// Search threads of player A (Lazy SMP).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub a_threads: u16,
     /// A parameter of player B (repeatable).
     #[arg(long = "b", value_name = "NAME=VALUE")]
     pub b: Vec<String>,
     /// A parameters file for player B.
     #[arg(long, value_name = "FILE")]
     pub b_params: Option<PathBuf>,
+    /// Search threads of player B (Lazy SMP).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub b_threads: u16,
     /// Player B is this external USI engine instead of Tsumugi.
     #[arg(long, value_name = "PATH")]
     pub external: Option<PathBuf>,
@@ -116,14 +123,18 @@ pub fn params_from(file: Option<&Path>, settings: &[String]) -> Result<Params, S
     Ok(p)
 }
 
-/// `tsumugi[soppo_mode=1]`: the parameters that differ from the defaults.
-pub fn internal_name(p: &Params) -> String {
+/// `tsumugi[soppo_mode=1]`: the parameters that differ from the defaults, and the threads
+/// when more than one.
+pub fn internal_name(p: &Params, threads: usize) -> String {
     let d = Params::default();
-    let diff: Vec<String> = Params::SPECS
+    let mut diff: Vec<String> = Params::SPECS
         .iter()
         .filter(|s| p.get(s.name) != d.get(s.name))
         .map(|s| format!("{}={}", s.name, p.get(s.name).unwrap_or(s.default)))
         .collect();
+    if threads > 1 {
+        diff.push(format!("threads={threads}"));
+    }
     if diff.is_empty() {
         "tsumugi".to_string()
     } else {
@@ -145,16 +156,20 @@ impl MatchArgs {
             return Err("--games must be at least 1".to_string());
         }
         let settings = TimeSettings { network_delay_ms: self.delay_ms, minimum_thinking_ms: 0 };
-        let internal = |file: Option<&PathBuf>, set: &[String]| -> Result<PlayerSpec, String> {
-            let params = params_from(file.map(PathBuf::as_path), set)?;
-            Ok(PlayerSpec::Internal {
-                name: internal_name(&params),
-                params: Box::new(params),
-                hash_mb: self.hash.max(1),
-                settings,
-            })
-        };
-        let a = internal(self.a_params.as_ref(), &self.a).map_err(|e| format!("player A: {e}"))?;
+        let internal =
+            |file: Option<&PathBuf>, set: &[String], threads: u16| -> Result<PlayerSpec, String> {
+                let params = params_from(file.map(PathBuf::as_path), set)?;
+                let threads = usize::from(threads);
+                Ok(PlayerSpec::Internal(InternalSpec {
+                    name: internal_name(&params, threads),
+                    params: Box::new(params),
+                    hash_mb: self.hash.max(1),
+                    threads,
+                    settings,
+                }))
+            };
+        let a = internal(self.a_params.as_ref(), &self.a, self.a_threads)
+            .map_err(|e| format!("player A: {e}"))?;
         let b = match &self.external {
             Some(path) => {
                 if !self.b.is_empty() || self.b_params.is_some() {
@@ -171,9 +186,8 @@ impl MatchArgs {
                     options,
                 })
             }
-            None => {
-                internal(self.b_params.as_ref(), &self.b).map_err(|e| format!("player B: {e}"))?
-            }
+            None => internal(self.b_params.as_ref(), &self.b, self.b_threads)
+                .map_err(|e| format!("player B: {e}"))?,
         };
         let openings = match self.openings.as_deref() {
             Some("startpos") => vec![Opening::startpos()],
@@ -298,7 +312,8 @@ mod tests {
         let c = config("--a soppo_mode=1 --b soppo_mode=0 --openings startpos --movetime-ms 50")
             .unwrap_or_else(|e| panic!("{e}"));
         match (&c.a, &c.b) {
-            (PlayerSpec::Internal { name: a, .. }, PlayerSpec::Internal { name: b, .. }) => {
+            (PlayerSpec::Internal(a), PlayerSpec::Internal(b)) => {
+                let (a, b) = (&a.name, &b.name);
                 assert_eq!(
                     (a.as_str(), b.as_str()),
                     ("tsumugi[soppo_mode=1]", "tsumugi[soppo_mode=0]")

@@ -125,15 +125,22 @@ pub struct InternalPlayer {
     settings: TimeSettings,
 }
 
+/// Our engine as a match player: its parameters, table, threads and time margins.
+#[derive(Clone, Debug)]
+pub struct InternalSpec {
+    pub name: String,
+    /// Boxed: the table is large beside an external engine's spec.
+    pub params: Box<Params>,
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub settings: TimeSettings,
+}
+
 impl InternalPlayer {
-    pub fn new(
-        name: String,
-        params: Params,
-        hash_mb: usize,
-        limits: SearchLimits,
-        settings: TimeSettings,
-    ) -> InternalPlayer {
-        InternalPlayer { name, engine: Engine::new(params, hash_mb), limits, settings }
+    pub fn new(spec: &InternalSpec, limits: SearchLimits) -> InternalPlayer {
+        let mut engine = Engine::new((*spec.params).clone(), spec.hash_mb);
+        engine.set_threads(spec.threads);
+        InternalPlayer { name: spec.name.clone(), engine, limits, settings: spec.settings }
     }
 }
 
@@ -199,13 +206,15 @@ mod tests {
 
     #[test]
     fn internal_player_answers_a_legal_move() {
-        let mut p = InternalPlayer::new(
-            "t".to_string(),
-            Params::default(),
-            1,
-            SearchLimits { depth: Some(1), nodes: None, multipv: 1 },
-            TimeSettings::default(),
-        );
+        let spec = InternalSpec {
+            name: "t".to_string(),
+            params: Box::default(),
+            hash_mb: 1,
+            threads: 1,
+            settings: TimeSettings::default(),
+        };
+        let mut p =
+            InternalPlayer::new(&spec, SearchLimits { depth: Some(1), nodes: None, multipv: 1 });
         let pos = Position::startpos();
         let req = MoveRequest {
             position: &pos,

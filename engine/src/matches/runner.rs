@@ -10,10 +10,8 @@ use crate::matches::elo::Wdl;
 use crate::matches::external_engine::{ExternalEngine, ExternalSpec};
 use crate::matches::game::{play_game, GameClock, GameRecord, Reason, ThinkStats};
 use crate::matches::openings::{shuffled_indices, Opening};
-use crate::matches::player::{InternalPlayer, Player};
-use crate::params::Params;
+use crate::matches::player::{InternalPlayer, InternalSpec, Player};
 use crate::search::report::SearchLimits;
-use crate::time_manager::TimeSettings;
 use crate::usi_front::worker::SEARCH_STACK_BYTES;
 use shogi::Color;
 use std::collections::BTreeMap;
@@ -26,28 +24,14 @@ use std::thread;
 /// One side of a match.
 #[derive(Clone, Debug)]
 pub enum PlayerSpec {
-    /// The parameters are boxed: the table is large beside an external engine's spec.
-    Internal {
-        name: String,
-        params: Box<Params>,
-        hash_mb: usize,
-        settings: TimeSettings,
-    },
+    Internal(InternalSpec),
     External(ExternalSpec),
 }
 
 impl PlayerSpec {
     pub fn build(&self, limits: &SearchLimits) -> Result<Box<dyn Player>, String> {
         match self {
-            PlayerSpec::Internal { name, params, hash_mb, settings } => {
-                Ok(Box::new(InternalPlayer::new(
-                    name.clone(),
-                    (**params).clone(),
-                    *hash_mb,
-                    limits.clone(),
-                    *settings,
-                )))
-            }
+            PlayerSpec::Internal(spec) => Ok(Box::new(InternalPlayer::new(spec, limits.clone()))),
             PlayerSpec::External(spec) => ExternalEngine::start(spec.clone(), limits.clone())
                 .map(|e| Box::new(e) as Box<dyn Player>)
                 .map_err(|e| e.to_string()),

@@ -22,6 +22,7 @@ use crate::search::move_picker::{attacks_a_piece, is_tactical, see, CheckInfo, M
 use crate::search::oracle::{mate_in_1, Oracle};
 use crate::search::report::{Score, SearchInfo};
 use crate::search::soppo::Soppo;
+use crate::search::threads::{skips_depth, SharedSearch, ThreadMemory};
 use crate::search::tt::{Bound, TranspositionTable};
 use shogi::{movegen, Move, MoveClass, MoveList, NonPromotions, Position, Repetition};
 
@@ -119,19 +120,37 @@ fn root_keys(pos: &Position) -> Vec<u64> {
     keys
 }
 
-/// One search (one `go`): borrows the engine's long-lived tables.
+/// What every thread of one search (one `go`) reads: the settings, the shared table, the
+/// clock and the threads' common state.
+#[derive(Clone, Copy)]
+pub struct SearchContext<'a> {
+    pub params: &'a Params,
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    pub shared: &'a SharedSearch,
+    /// Nodes of all threads together; `u64::MAX` for no limit.
+    pub node_limit: u64,
+    /// Set by the root oracle when it proves a result: the alpha-beta search may end.
+    pub root_proven: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+/// One thread of one search: borrows the shared table and its thread's long-lived memory.
 pub struct Searcher<'a> {
     pub pos: Position,
     pub params: &'a Params,
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub history: &'a mut History,
     pub oracle: &'a mut Oracle,
     pub eval_cache: &'a mut EvalCache,
     pub soppo: Soppo,
     control: &'a SearchControl,
+    shared: &'a SharedSearch,
+    /// 0 for the main thread, which keeps the clock and reports; helpers from 1.
+    thread: usize,
     node_limit: u64,
-    /// Set by the root oracle when it proves a result: the alpha-beta search may end.
-    external_stop: Option<&'a std::sync::atomic::AtomicBool>,
+    root_proven: Option<&'a std::sync::atomic::AtomicBool>,
+    /// The other threads' nodes, as published at this thread's last poll.
+    others_nodes: u64,
     pub nodes: u64,
     next_poll: u64,
     pub stopped: bool,
@@ -154,18 +173,13 @@ const REPETITION_WINDOW: usize = 32;
 const POLL_INTERVAL: u64 = 1024;
 
 impl<'a> Searcher<'a> {
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         pos: &Position,
-        params: &'a Params,
-        tt: &'a mut TranspositionTable,
-        history: &'a mut History,
-        oracle: &'a mut Oracle,
-        eval_cache: &'a mut EvalCache,
-        control: &'a SearchControl,
-        node_limit: Option<u64>,
-        external_stop: Option<&'a std::sync::atomic::AtomicBool>,
+        ctx: &SearchContext<'a>,
+        memory: &'a mut ThreadMemory,
+        thread: usize,
     ) -> Searcher<'a> {
+        let params = ctx.params;
         let mut lmr = vec![[0u8; 64]; 64];
         let base = params.lmr_base as f64 / 100.0;
         let div = params.lmr_divisor.max(1) as f64 / 100.0;
@@ -178,14 +192,17 @@ impl<'a> Searcher<'a> {
         Searcher {
             pos: pos.clone(),
             params,
-            tt,
-            history,
-            oracle,
-            eval_cache,
+            tt: ctx.tt,
+            history: &mut memory.history,
+            oracle: &mut memory.oracle,
+            eval_cache: &mut memory.eval_cache,
             soppo: Soppo::new(params),
-            control,
-            node_limit: node_limit.unwrap_or(u64::MAX),
-            external_stop,
+            control: ctx.control,
+            shared: ctx.shared,
+            thread,
+            node_limit: ctx.node_limit,
+            root_proven: ctx.root_proven,
+            others_nodes: 0,
             nodes: 0,
             next_poll: POLL_INTERVAL,
             stopped: false,
@@ -248,18 +265,39 @@ impl<'a> Searcher<'a> {
     /// Checks the stop conditions; cheap between polls.
     #[inline(always)]
     fn poll(&mut self) {
-        if self.nodes >= self.node_limit {
+        if self.nodes + self.others_nodes >= self.node_limit {
             self.stopped = true;
             return;
         }
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + POLL_INTERVAL;
-            if self.control.must_stop()
-                || self.external_stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-            {
+            self.others_nodes = self.shared.publish(self.thread, self.nodes);
+            if self.control.must_stop() || self.told_to_end() {
                 self.stopped = true;
             }
         }
+    }
+
+    /// Whether something other than the clock ends this thread's search: for the main thread
+    /// a proof of the root oracle, for a helper the end of the main thread.
+    fn told_to_end(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.thread == 0 {
+            self.root_proven.is_some_and(|s| s.load(Relaxed))
+        } else {
+            self.shared.helpers_stopped().load(Relaxed)
+        }
+    }
+
+    /// Nodes of every thread of this search (the others' as last published).
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes + self.others_nodes
+    }
+
+    /// Publishes this thread's final node count; returns every thread's total.
+    pub fn finish(&mut self) -> u64 {
+        self.others_nodes = self.shared.publish(self.thread, self.nodes);
+        self.total_nodes()
     }
 
     pub fn seldepth(&self) -> usize {
@@ -327,7 +365,6 @@ impl<'a> Searcher<'a> {
                 seldepth: 0,
             })
             .collect();
-        self.tt.new_search();
         self.history.clear_killers();
     }
 
@@ -416,7 +453,15 @@ impl<'a> Searcher<'a> {
         let mut stable_iterations = 0;
         let mut changed = false;
         for depth in 1..=max_depth.min(MAX_PLY as u32 - 8) as i32 {
-            if depth > 1 {
+            if self.thread > 0 {
+                // A helper keeps no clock: it searches until the main thread ends.
+                if self.control.must_stop() || self.told_to_end() {
+                    break;
+                }
+                if skips_depth(self.thread, depth) && depth < max_depth as i32 {
+                    continue;
+                }
+            } else if depth > 1 {
                 let stable = if changed {
                     self.params.time_unstable_pct as f64 / 100.0
                 } else if stable_iterations >= 4 {
@@ -424,11 +469,7 @@ impl<'a> Searcher<'a> {
                 } else {
                     1.0
                 };
-                if !self.control.may_start_iteration(stable)
-                    || self
-                        .external_stop
-                        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-                {
+                if !self.control.may_start_iteration(stable) || self.told_to_end() {
                     break;
                 }
             }
@@ -489,7 +530,7 @@ impl<'a> Searcher<'a> {
                     depth: depth as u32,
                     seldepth: rm.seldepth.max(1) as u32,
                     elapsed: self.control.elapsed(),
-                    nodes: self.nodes,
+                    nodes: self.total_nodes(),
                     hashfull,
                     multipv: k as u32 + 1,
                     score: to_score(rm.score),

@@ -1,14 +1,15 @@
 //! The engine facade that front ends drive: it owns the long-lived tables (transposition table,
-//! history, oracle solvers) and runs one search per `go`, with the root df-pn oracle on a thread
-//! beside the alpha-beta search (see [`crate::search::alpha_beta`] and [`crate::search::oracle`]).
+//! each thread's memory, oracle solvers) and runs one search per `go`: the alpha-beta search on
+//! the calling thread and its helpers (Lazy SMP, see [`crate::search::threads`]), with the root
+//! df-pn oracle on a thread beside them (see [`crate::search::alpha_beta`] and
+//! [`crate::search::oracle`]).
 
-use crate::eval::EvalCache;
 use crate::params::Params;
-use crate::search::alpha_beta::{to_score, Searcher, VALUE_INF};
+use crate::search::alpha_beta::{to_score, RootMove, SearchContext, Searcher, VALUE_INF};
 use crate::search::control::SearchControl;
-use crate::search::history::History;
-use crate::search::oracle::{Oracle, RootOracle, RootVerdict};
+use crate::search::oracle::{RootOracle, RootVerdict};
 use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
+use crate::search::threads::{SharedSearch, ThreadMemory, MAX_THREADS};
 use crate::search::tt::TranspositionTable;
 use shogi::{movegen, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,14 +20,16 @@ pub struct Engine {
     params: Params,
     hash_mb: usize,
     tt: TranspositionTable,
-    history: History,
-    oracle: Oracle,
+    /// One per search thread; the first is the main thread's.
+    memories: Vec<ThreadMemory>,
     root_oracle: RootOracle,
-    eval_cache: EvalCache,
 }
 
-/// Entries of the evaluation cache (a power of two; 8 bytes each).
-const EVAL_CACHE_BITS: u32 = 17;
+/// What a helper thread brings back: the depth it completed and its best root move.
+struct HelperResult {
+    depth: u32,
+    best: RootMove,
+}
 
 /// What the last search did beyond its outcome (for tests, bench and reports).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,11 +53,19 @@ impl Engine {
             params,
             hash_mb,
             tt: TranspositionTable::new(hash_mb),
-            history: History::new(),
-            oracle: Oracle::new(),
+            memories: vec![ThreadMemory::new()],
             root_oracle: RootOracle::new(),
-            eval_cache: EvalCache::new(EVAL_CACHE_BITS),
         }
+    }
+
+    /// Sets the number of search threads (USI `Threads`), 1 to [`MAX_THREADS`]. A new
+    /// thread starts with empty memory; the table is kept.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.memories.resize_with(threads.clamp(1, MAX_THREADS), ThreadMemory::new);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.memories.len()
     }
 
     pub fn params(&self) -> &Params {
@@ -78,10 +89,8 @@ impl Engine {
     /// Forgets everything learnt (`usinewgame`).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.clear();
-        self.oracle.clear();
+        self.memories.iter_mut().for_each(ThreadMemory::clear);
         self.root_oracle.clear();
-        self.eval_cache.clear();
     }
 
     /// A new game: the same as [`Engine::clear`].
@@ -132,18 +141,26 @@ impl Engine {
             };
             return (outcome, SearchStats::default());
         }
-        self.history.age();
+        self.memories.iter_mut().for_each(|m| m.history.age());
+        self.tt.new_search();
         let params = &self.params;
-        let tt = &mut self.tt;
-        let history = &mut self.history;
-        let oracle = &mut self.oracle;
-        let eval_cache = &mut self.eval_cache;
+        let (main_memory, helper_memories) = self.memories.split_at_mut(1);
         let root_oracle = &mut self.root_oracle;
         let oracle_stop = AtomicBool::new(false);
         let oracle_found = AtomicBool::new(false);
         let use_root_oracle = params.oracle_root_ms > 0 && RootOracle::worth_solving(pos);
         let budget = Duration::from_millis(params.oracle_root_ms.max(0) as u64);
         let root_hash = params.oracle_root_hash_mb.max(1) as usize;
+        let shared = SharedSearch::new(1 + helper_memories.len());
+        let ctx = SearchContext {
+            params,
+            tt: &self.tt,
+            control,
+            shared: &shared,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            root_proven: Some(&oracle_found),
+        };
+        let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
 
         std::thread::scope(|scope| {
             let handle = if use_root_oracle {
@@ -157,30 +174,65 @@ impl Engine {
             } else {
                 None
             };
-            let mut searcher = Searcher::new(
-                pos,
-                params,
-                tt,
-                history,
-                oracle,
-                eval_cache,
-                control,
-                limits.nodes,
-                Some(&oracle_found),
-            );
+            // Helpers the system refuses a thread to are left out; the search goes on.
+            let helpers: Vec<_> = helper_memories
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(k, memory)| {
+                    let ctx = &ctx;
+                    solver::stack::search_thread(&format!("search-{}", k + 1))
+                        .spawn_scoped(scope, move || {
+                            let mut helper = Searcher::new(pos, ctx, memory, k + 1);
+                            helper.init_root();
+                            let depth = helper.iterate(max_depth, 1, &mut |_| {});
+                            helper.finish();
+                            HelperResult { depth, best: helper.root_moves[0].clone() }
+                        })
+                        .ok()
+                })
+                .collect();
+            let mut searcher = Searcher::new(pos, &ctx, &mut main_memory[0], 0);
             searcher.init_root();
-            let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
             let multipv = limits.multipv.max(1) as usize;
-            let depth = searcher.iterate(max_depth, multipv, info);
+            let mut depth = searcher.iterate(max_depth, multipv, info);
+            shared.stop_helpers();
             oracle_stop.store(true, Ordering::Relaxed);
+            // A helper that panicked is left out: the main thread's answer stands.
+            let results: Vec<HelperResult> =
+                helpers.into_iter().filter_map(|h| h.join().ok()).collect();
             let verdict =
                 handle.map_or(RootVerdict::Unknown, |h| h.join().unwrap_or(RootVerdict::Unknown));
+            let nodes = searcher.finish();
 
-            let rm = &searcher.root_moves[0];
+            // The deepest completed iteration with a better score speaks (MultiPV: the main
+            // thread, whose lines were reported).
+            let mut rm = &searcher.root_moves[0];
+            let mut from_helper = false;
+            if multipv == 1 {
+                for r in &results {
+                    if r.depth > depth && r.best.score > rm.score && r.best.score > -VALUE_INF {
+                        depth = r.depth;
+                        rm = &r.best;
+                        from_helper = true;
+                    }
+                }
+            }
             let raw = if rm.score > -VALUE_INF { rm.score } else { rm.previous_score };
             let mut best = rm.mv;
             let mut ponder = rm.pv.get(1).copied();
             let mut score = if raw > -VALUE_INF { to_score(raw) } else { Score::Cp(0) };
+            if from_helper {
+                info(&SearchInfo {
+                    depth,
+                    seldepth: rm.seldepth.max(1) as u32,
+                    elapsed: control.elapsed(),
+                    nodes,
+                    hashfull: self.tt.hashfull(),
+                    multipv: 1,
+                    score,
+                    pv: rm.pv.clone(),
+                });
+            }
             let mut used = false;
             match &verdict {
                 RootVerdict::Win(pv) => {
@@ -212,15 +264,15 @@ impl Engine {
                     depth: depth.max(1),
                     seldepth: pv.len() as u32,
                     elapsed: control.elapsed(),
-                    nodes: searcher.nodes,
-                    hashfull: searcher.tt.hashfull(),
+                    nodes,
+                    hashfull: self.tt.hashfull(),
                     multipv: 1,
                     score,
                     pv,
                 });
             }
             let stats = SearchStats {
-                nodes: searcher.nodes,
+                nodes,
                 depth,
                 seldepth: searcher.seldepth() as u32,
                 soppo_pruned: searcher.soppo.pruned,
@@ -229,13 +281,7 @@ impl Engine {
                 oracle_probe_mates: searcher.oracle.mates,
                 root_oracle_used: used,
             };
-            let outcome = SearchOutcome {
-                best: Some(best),
-                ponder,
-                declare_win,
-                score,
-                nodes: searcher.nodes,
-            };
+            let outcome = SearchOutcome { best: Some(best), ponder, declare_win, score, nodes };
             (outcome, stats)
         })
     }

@@ -7,7 +7,8 @@
 //! - [`alpha_beta`]: iterative deepening and the main alpha-beta search; [`qsearch`]: its
 //!   quiescence search;
 //! - [`move_picker`], [`history`]: move ordering and the memory it learns from;
-//! - [`tt`]: the transposition table;
+//! - [`tt`]: the transposition table, shared by the threads without locks;
+//! - [`threads`]: Lazy SMP, the helper threads and what they share;
 //! - [`soppo`]: soppo pruning (seed 000);
 //! - [`oracle`]: the df-pn solver as the search's endgame oracle.
 
@@ -20,6 +21,7 @@ pub mod oracle;
 pub mod qsearch;
 pub mod report;
 pub mod soppo;
+pub mod threads;
 pub mod tt;
 
 pub use control::SearchControl;

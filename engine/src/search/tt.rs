@@ -1,12 +1,17 @@
-//! The transposition table: buckets of four 16-byte entries (one cache line), sized by
+//! The transposition table: buckets of four 16-byte entries (one 64-byte cache line), sized by
 //! `USI_Hash`, with depth-and-age replacement and a `hashfull` estimate.
 //!
 //! Scores are stored relative to the node (mate distances counted from it), see
-//! [`crate::search::alpha_beta::score_to_tt`]. The key check uses the whole 64-bit key, so that a false hit
-//! needs two positions to agree on 64 bits and the same bucket; moves read from the table are
-//! still checked for legality before they are played.
+//! [`crate::search::alpha_beta::score_to_tt`]. The key check uses the whole 64-bit key, so that
+//! a false hit needs two positions to agree on 64 bits and the same bucket; moves read from the
+//! table are still checked for legality before they are played.
+//!
+//! The search threads (Lazy SMP) read and write the table without locks. An entry is two
+//! words, the data and the key xor the data, each written atomically: an entry torn by two
+//! threads writing it at once no longer checks against its key, so it reads as a miss.
 
 use shogi::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score means.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -55,8 +60,8 @@ impl Bound {
     }
 }
 
+/// An entry as read: the key and the data it was stored with.
 #[derive(Copy, Clone, Default)]
-#[repr(C)]
 struct Entry {
     key: u64,
     mv: u16,
@@ -67,8 +72,62 @@ struct Entry {
     gen_bound: u8,
 }
 
+impl Entry {
+    fn data(&self) -> u64 {
+        u64::from(self.mv)
+            | u64::from(self.score as u16) << 16
+            | u64::from(self.eval as u16) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.gen_bound) << 56
+    }
+
+    fn from_data(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            mv: data as u16,
+            score: (data >> 16) as u16 as i16,
+            eval: (data >> 32) as u16 as i16,
+            depth: (data >> 48) as u8,
+            gen_bound: (data >> 56) as u8,
+        }
+    }
+}
+
+/// One entry in the table: the data word and the key xor the data.
+#[derive(Default)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline(always)]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = self.key_xor_data.load(Ordering::Relaxed) ^ data;
+        Entry::from_data(key, data)
+    }
+
+    #[inline(always)]
+    fn save(&self, e: &Entry) {
+        let data = e.data();
+        self.data.store(data, Ordering::Relaxed);
+        self.key_xor_data.store(e.key ^ data, Ordering::Relaxed);
+    }
+
+    fn clear(&mut self) {
+        *self.data.get_mut() = 0;
+        *self.key_xor_data.get_mut() = 0;
+    }
+}
+
 const BUCKET: usize = 4;
 const GEN_STEP: u8 = 4;
+
+/// Four slots on one cache line.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket([Slot; BUCKET]);
 
 /// A hit: what the table knows about a position.
 #[derive(Copy, Clone, Debug)]
@@ -81,47 +140,54 @@ pub struct Probe {
 }
 
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 impl TranspositionTable {
     /// A table of about `mb` MiB (a power of two of buckets, at least one).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
         TranspositionTable {
-            entries: vec![Entry::default(); buckets * BUCKET],
+            buckets: std::iter::repeat_with(Bucket::default).take(buckets).collect(),
             mask: buckets - 1,
-            generation: GEN_STEP,
+            generation: AtomicU8::new(GEN_STEP),
         }
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = Entry::default());
-        self.generation = GEN_STEP;
+        self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()).for_each(Slot::clear);
+        *self.generation.get_mut() = GEN_STEP;
     }
 
-    /// Starts a new search: older entries become preferred victims.
+    /// Starts a new search: older entries become preferred victims. Called once per search,
+    /// before its threads start.
     pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(GEN_STEP);
-        if self.generation == 0 {
-            self.generation = GEN_STEP;
+        let g = self.generation.get_mut();
+        *g = g.wrapping_add(GEN_STEP);
+        if *g == 0 {
+            *g = GEN_STEP;
         }
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> usize {
-        ((key >> 16) as usize & self.mask) * BUCKET
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[(key >> 16) as usize & self.mask]
     }
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Probe> {
-        let b = self.bucket(key);
-        for e in &self.entries[b..b + BUCKET] {
+        for slot in &self.bucket(key).0 {
+            let e = slot.load();
             if e.key == key && e.gen_bound & 3 != 0 {
                 return Some(Probe {
                     mv: Move::from_raw(e.mv),
@@ -137,15 +203,17 @@ impl TranspositionTable {
 
     /// Stores a result. `depth` is the remaining depth (−1 for quiescence results).
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
-        let b = self.bucket(key);
-        let generation = self.generation;
-        let mut victim = b;
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let bucket = &self.bucket(key).0;
+        let generation = self.generation();
+        let mut victim = 0;
+        let mut old = bucket[0].load();
         let mut worst = i32::MAX;
-        for i in b..b + BUCKET {
-            let e = &self.entries[i];
+        for (i, slot) in bucket.iter().enumerate() {
+            let e = slot.load();
             if e.key == key || e.gen_bound & 3 == 0 {
                 victim = i;
+                old = e;
                 break;
             }
             // Older generations and shallower entries go first.
@@ -154,37 +222,40 @@ impl TranspositionTable {
             if worth < worst {
                 worst = worth;
                 victim = i;
+                old = e;
             }
         }
-        let e = &mut self.entries[victim];
-        let same = e.key == key;
+        let same = old.key == key;
         // Keep a deeper result of this very search for the same position unless this one is
         // exact; keep the old move when the new result has none.
         if same
             && bound != Bound::Exact
-            && (e.gen_bound & !3) == generation
-            && e.depth as i32 > depth + 1 + 2
+            && (old.gen_bound & !3) == generation
+            && old.depth as i32 > depth + 1 + 2
         {
             return;
         }
-        let mv = if mv.is_null() && same { Move::from_raw(e.mv) } else { mv };
-        *e = Entry {
+        let mv = if mv.is_null() && same { Move::from_raw(old.mv) } else { mv };
+        bucket[victim].save(&Entry {
             key,
             mv: mv.raw(),
             score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: (depth + 1).clamp(0, 255) as u8,
             gen_bound: generation | bound as u8,
-        };
+        });
     }
 
     /// Permille of the first thousand entries that belong to the current search.
     pub fn hashfull(&self) -> u32 {
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
-            .iter()
-            .filter(|e| e.gen_bound & 3 != 0 && (e.gen_bound & !3) == self.generation)
-            .count();
+        let generation = self.generation();
+        let slots = self.buckets.iter().flat_map(|b| b.0.iter()).take(1000);
+        let (mut n, mut used) = (0usize, 0usize);
+        for slot in slots {
+            let e = slot.load();
+            n += 1;
+            used += usize::from(e.gen_bound & 3 != 0 && (e.gen_bound & !3) == generation);
+        }
         (used * 1000 / n.max(1)) as u32
     }
 }
@@ -213,9 +284,59 @@ mod tests {
     fn size_is_bounded_by_the_megabytes_asked() {
         for mb in [1usize, 3, 16] {
             let tt = TranspositionTable::new(mb);
-            let bytes = tt.entries.len() * std::mem::size_of::<Entry>();
+            let bytes = tt.buckets.len() * std::mem::size_of::<Bucket>();
             assert!(bytes <= mb << 20 && bytes > (mb << 20) / 4, "{mb} MB: {bytes} bytes");
         }
-        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x0123_4567_89ab_cdef;
+        tt.store(key, Move::from_raw(77), 5, 6, 3, Bound::Exact);
+        assert!(tt.probe(key).is_some());
+        // Another thread's data word landed beside this key's check word.
+        let slot = tt.bucket(key).0.iter().find(|s| s.load().key == key).expect("stored");
+        slot.data.store(
+            Entry { key, depth: 9, gen_bound: 7, ..Entry::default() }.data(),
+            Ordering::Relaxed,
+        );
+        assert!(tt.probe(key).is_none());
+    }
+
+    /// Threads hammer a small table with entries whose every field derives from the key: a
+    /// hit with fields of another key would be a torn entry that passed the check.
+    #[test]
+    fn concurrent_writers_never_yield_a_foreign_entry() {
+        let tt = TranspositionTable::new(1);
+        let fields = |k: u64| {
+            (
+                Move::from_raw(k as u16 & 0x3fff),
+                (k >> 20) as i16 as i32,
+                (k >> 40) as u8 as i32 % 100,
+            )
+        };
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                scope.spawn(move || {
+                    let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ t;
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // Few distinct buckets, so that writers collide.
+                        let key = x & !(0xfff << 16);
+                        let (mv, score, depth) = fields(key);
+                        tt.store(key, mv, score, 0, depth, Bound::Lower);
+                        if let Some(p) = tt.probe(key) {
+                            assert_eq!((p.mv, p.score, p.depth), (mv, score, depth));
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -1,8 +1,10 @@
 //! The USI options of `tsumugi`: what `usi` lists and what `setoption` changes.
 //!
-//! Besides the standard options, every entry of [`Params::SPECS`] is a spin option of the same
-//! name, and two friendly aliases set the parameters a user is most likely to touch: `Soppo`
-//! (Off / SS / DS, for `soppo_mode`) and `Oracle` (off sets the oracle budgets to 0).
+//! `usi` lists what a player sets (as YaneuraOu does): hash, threads, ponder, MultiPV, the
+//! time margins, `ParamsFile`, and two friendly aliases of parameters, `Soppo` (Off / SS / DS,
+//! for `soppo_mode`) and `Oracle` (off sets the oracle budgets to 0). Every entry of
+//! [`Params::SPECS`] is also an option of the same name that `setoption` accepts, unlisted, so
+//! that a tuner or a match runner can set any parameter without a GUI showing sixty of them.
 //!
 //! GUIs send every option at start-up, in an order of their choosing, so the sources of a
 //! parameter are layered rather than applied in arrival order: the spin options first, then
@@ -11,7 +13,9 @@
 //! the GUI uses; [`UsiOptions::effective_params`] computes the result.
 
 use crate::params::Params;
+use crate::search::threads::MAX_THREADS;
 use crate::time_manager::TimeSettings;
+use crate::usi_front::worker::EngineConfig;
 use ::usi::parse_setoption;
 use std::path::{Path, PathBuf};
 
@@ -19,6 +23,12 @@ pub const HASH_DEFAULT_MB: usize = 256;
 pub const HASH_MIN_MB: usize = 1;
 pub const HASH_MAX_MB: usize = 65536;
 pub const MULTIPV_MAX: u32 = 100;
+
+/// The default of `Threads`: every core the system gives us, as the engines GUI users compare
+/// us with do.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS)
+}
 pub const NETWORK_DELAY_DEFAULT_MS: u64 = 100;
 pub const MINIMUM_THINKING_DEFAULT_MS: u64 = 20;
 pub const TIME_OPTION_MAX_MS: u64 = 600_000;
@@ -77,6 +87,7 @@ fn has_param(name: &str) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UsiOptions {
     pub hash_mb: usize,
+    pub threads: usize,
     pub ponder: bool,
     pub multipv: u32,
     pub network_delay_ms: u64,
@@ -94,6 +105,7 @@ impl Default for UsiOptions {
     fn default() -> UsiOptions {
         UsiOptions {
             hash_mb: HASH_DEFAULT_MB,
+            threads: default_threads(),
             ponder: false,
             multipv: 1,
             network_delay_ms: NETWORK_DELAY_DEFAULT_MS,
@@ -136,6 +148,7 @@ impl UsiOptions {
                 "option name USI_Hash type spin default {} min {HASH_MIN_MB} max {HASH_MAX_MB}",
                 d.hash_mb
             ),
+            format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
             format!("option name USI_Ponder type check default {}", d.ponder),
             format!("option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}", d.multipv),
             format!(
@@ -161,12 +174,6 @@ impl UsiOptions {
         if ORACLE_PARAMS.iter().all(|p| has_param(p)) {
             lines.push(format!("option name Oracle type check default {}", d.oracle));
         }
-        for spec in Params::SPECS {
-            lines.push(format!(
-                "option name {} type spin default {} min {} max {}",
-                spec.name, spec.default, spec.min, spec.max
-            ));
-        }
         lines
     }
 
@@ -179,6 +186,7 @@ impl UsiOptions {
                 self.hash_mb =
                     parse_int(&name, &value, HASH_MIN_MB as u64, HASH_MAX_MB as u64)? as usize;
             }
+            "threads" => self.threads = parse_int(&name, &value, 1, MAX_THREADS as u64)? as usize,
             "usi_ponder" => self.ponder = parse_check(&name, &value)?,
             "multipv" => self.multipv = parse_int(&name, &value, 1, MULTIPV_MAX as u64)? as u32,
             "networkdelay" => {
@@ -234,6 +242,11 @@ impl UsiOptions {
         Ok(p)
     }
 
+    /// What the search thread is configured with, given the effective parameters.
+    pub fn engine_config(&self, params: Params) -> EngineConfig {
+        EngineConfig { params: Box::new(params), hash_mb: self.hash_mb, threads: self.threads }
+    }
+
     pub fn time_settings(&self) -> TimeSettings {
         TimeSettings {
             network_delay_ms: self.network_delay_ms,
@@ -251,15 +264,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lists_every_parameter_as_a_spin_option() {
+    fn lists_what_a_player_sets_and_accepts_every_parameter() {
         let lines = UsiOptions::default().option_lines();
         for spec in Params::SPECS {
-            let want = format!(
-                "option name {} type spin default {} min {} max {}",
-                spec.name, spec.default, spec.min, spec.max
+            assert!(
+                !lines.iter().any(|l| l.starts_with(&format!("option name {} ", spec.name))),
+                "{} is listed",
+                spec.name
             );
-            assert!(lines.contains(&want), "{want}");
+            let mut o = UsiOptions::default();
+            let set = format!("name {} value {}", spec.name, spec.max);
+            assert_eq!(o.apply_setoption(&set), Ok(()), "{set}");
+            assert_eq!(o.params.get(spec.name), Some(spec.max));
         }
+        assert!(lines.len() <= 12, "{lines:?}");
+        assert!(lines.iter().any(|l| l.starts_with("option name Threads type spin default ")));
         assert!(lines.contains(&"option name USI_Ponder type check default false".to_string()));
         assert!(lines.contains(
             &"option name Soppo type combo default Param var Param var Off var SS var DS"
@@ -274,6 +293,8 @@ mod tests {
         assert_eq!(o.hash_mb, 16);
         assert_eq!(o.apply_setoption("name USI_Ponder value true"), Ok(()));
         assert!(o.ponder);
+        assert_eq!(o.apply_setoption("name Threads value 3"), Ok(()));
+        assert_eq!(o.threads, 3);
         assert_eq!(o.apply_setoption("name MultiPV value 3"), Ok(()));
         assert_eq!(o.multipv, 3);
         assert_eq!(o.apply_setoption("name NetworkDelay value 500"), Ok(()));
@@ -286,6 +307,8 @@ mod tests {
             "name USI_Hash value lots",
             "name USI_Ponder value maybe",
             "name MultiPV value 0",
+            "name Threads value 0",
+            "name Threads value 100000",
             "name soppo_distance value 99",
             "name soppo_distance value x",
             "name soppo_distance",

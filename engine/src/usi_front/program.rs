@@ -163,7 +163,7 @@ impl UsiProgram for PlayingEngine {
 
     fn backend(&self) -> EngineBackend {
         let params = self.options.effective_params().unwrap_or_else(|_| Params::default());
-        EngineBackend::new(params, self.options.hash_mb)
+        EngineBackend::new(self.options.engine_config(params))
     }
 
     fn option_lines(&self) -> Vec<String> {
@@ -176,9 +176,7 @@ impl UsiProgram for PlayingEngine {
 
     fn config(&self) -> Result<EngineConfig, String> {
         match self.options.effective_params() {
-            Ok(params) => {
-                Ok(EngineConfig { params: Box::new(params), hash_mb: self.options.hash_mb })
-            }
+            Ok(params) => Ok(self.options.engine_config(params)),
             Err(e) => Err(format!("{e} (parameters unchanged)")),
         }
     }
@@ -202,6 +200,12 @@ impl UsiProgram for PlayingEngine {
         } else {
             None
         };
+        if let Some((asked, kept)) = budget.or(ponder_budget).and_then(|b| b.delay_cut) {
+            out.info_string(&format!(
+                "NetworkDelay {asked} ms cut to {kept} ms for this move: the delay may take at \
+                 most a third of the time the clock leaves"
+            ))?;
+        }
         let control = Arc::new(match budget {
             Some(b) if !go.ponder => b.control(false),
             _ => SearchControl::new(None, None, go.ponder),

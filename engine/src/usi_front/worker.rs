@@ -24,11 +24,13 @@ const ALPHA_BETA_STACK_BYTES: usize = 48 << 20;
 /// pages touched are committed.
 pub const SEARCH_STACK_BYTES: usize = ALPHA_BETA_STACK_BYTES + solver::stack::SEARCH_STACK_BYTES;
 
-/// Parameters and table size for the next searches.
+/// Parameters, table size and threads for the next searches.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
     pub params: Box<Params>,
     pub hash_mb: usize,
+    /// Search threads, for the engine's Lazy SMP and for `go mate`'s df-pn.
+    pub threads: usize,
 }
 
 pub enum EngineJob {
@@ -51,18 +53,20 @@ pub enum EngineOutcome {
 pub struct EngineBackend {
     params: Params,
     hash_mb: usize,
+    threads: usize,
     engine: Option<Engine>,
     /// `go mate`: a solver with the engine's table size and default settings.
     mate: MateBackend,
 }
 
 impl EngineBackend {
-    pub fn new(params: Params, hash_mb: usize) -> EngineBackend {
+    pub fn new(config: EngineConfig) -> EngineBackend {
         EngineBackend {
-            params,
-            hash_mb,
+            mate: MateBackend::new(mate_config(&config)),
+            params: *config.params,
+            hash_mb: config.hash_mb,
+            threads: config.threads,
             engine: None,
-            mate: MateBackend::new(mate_config(hash_mb)),
         }
     }
 
@@ -75,12 +79,14 @@ impl EngineBackend {
         if engine.hash_mb() != hash_mb {
             engine.set_hash_mb(hash_mb);
         }
+        engine.set_threads(self.threads);
         engine
     }
 }
 
-fn mate_config(hash_mb: usize) -> SolverConfig {
-    SolverConfig { hash_mb, ..SolverConfig::default() }
+/// `go mate`: the solver with the engine's table size and threads, default settings otherwise.
+fn mate_config(config: &EngineConfig) -> SolverConfig {
+    SolverConfig { hash_mb: config.hash_mb, threads: config.threads, ..SolverConfig::default() }
 }
 
 impl SearchBackend for EngineBackend {
@@ -93,9 +99,10 @@ impl SearchBackend for EngineBackend {
     const STACK_BYTES: usize = SEARCH_STACK_BYTES;
 
     fn configure(&mut self, config: EngineConfig) {
+        self.mate.configure(mate_config(&config));
         self.params = *config.params;
         self.hash_mb = config.hash_mb;
-        self.mate.configure(mate_config(config.hash_mb));
+        self.threads = config.threads;
     }
 
     fn clear(&mut self) {

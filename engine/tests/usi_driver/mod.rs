@@ -54,9 +54,22 @@ impl Usi {
         u.send("usi");
         u.wait_for("usiok", PROMPT);
         u.send("setoption name USI_Hash value 16");
+        // One search thread, so that what a test sees does not depend on the machine's cores.
+        u.send("setoption name Threads value 1");
         u.send("isready");
         u.wait_for("readyok", PROMPT);
         u
+    }
+
+    /// The names of the engine process's threads (Linux: `/proc/<pid>/task/*/comm`).
+    pub fn thread_names(&self) -> Vec<String> {
+        let dir = format!("/proc/{}/task", self.child.id());
+        let Ok(tasks) = std::fs::read_dir(dir) else { return Vec::new() };
+        tasks
+            .filter_map(|t| t.ok())
+            .filter_map(|t| std::fs::read_to_string(t.path().join("comm")).ok())
+            .map(|n| n.trim().to_string())
+            .collect()
     }
 
     pub fn send(&mut self, line: &str) {
