@@ -132,6 +132,8 @@ pub struct SearchContext<'a> {
     pub node_limit: u64,
     /// Set by the root oracle when it proves a result: the alpha-beta search may end.
     pub root_proven: Option<&'a std::sync::atomic::AtomicBool>,
+    /// A slice of a multi-candidate ponder: it ends as soon as the pondering does.
+    pub ponder_slice: bool,
 }
 
 /// One thread of one search: borrows the shared table and its thread's long-lived memory.
@@ -149,6 +151,7 @@ pub struct Searcher<'a> {
     thread: usize,
     node_limit: u64,
     root_proven: Option<&'a std::sync::atomic::AtomicBool>,
+    ponder_slice: bool,
     /// The other threads' nodes, as published at this thread's last poll.
     others_nodes: u64,
     pub nodes: u64,
@@ -202,6 +205,7 @@ impl<'a> Searcher<'a> {
             thread,
             node_limit: ctx.node_limit,
             root_proven: ctx.root_proven,
+            ponder_slice: ctx.ponder_slice,
             others_nodes: 0,
             nodes: 0,
             next_poll: POLL_INTERVAL,
@@ -279,9 +283,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// Whether something other than the clock ends this thread's search: for the main thread
-    /// a proof of the root oracle, for a helper the end of the main thread.
+    /// a proof of the root oracle, for a helper the end of the main thread, and for a slice of
+    /// a multi-candidate ponder the end of the pondering.
     fn told_to_end(&self) -> bool {
         use std::sync::atomic::Ordering::Relaxed;
+        if self.ponder_slice && !self.control.is_pondering() {
+            return true;
+        }
         if self.thread == 0 {
             self.root_proven.is_some_and(|s| s.load(Relaxed))
         } else {
@@ -535,6 +543,7 @@ impl<'a> Searcher<'a> {
                     multipv: k as u32 + 1,
                     score: to_score(rm.score),
                     pv: rm.pv.clone(),
+                    note: None,
                 });
             }
             // A proven mate needs no deeper search once the depth covers it.

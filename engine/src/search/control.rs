@@ -59,6 +59,15 @@ impl SearchControl {
         self.pondering.store(false, Ordering::Relaxed);
     }
 
+    /// The soft limit in force (`None` without a clock, or while pondering before
+    /// `ponderhit`).
+    pub fn soft_limit(&self) -> Option<Duration> {
+        if self.is_pondering() {
+            return None;
+        }
+        self.clock.lock().soft
+    }
+
     /// Time since the clock base.
     pub fn elapsed(&self) -> Duration {
         self.clock.lock().base.elapsed()

@@ -8,6 +8,7 @@ use crate::params::Params;
 use crate::search::alpha_beta::{to_score, RootMove, SearchContext, Searcher, VALUE_INF};
 use crate::search::control::SearchControl;
 use crate::search::oracle::{RootOracle, RootVerdict};
+use crate::search::ponder::{answer_from_ponder, ponder_candidates, PonderCache, PonderSettings};
 use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
 use crate::search::threads::{SharedSearch, ThreadMemory, MAX_THREADS};
 use crate::search::tt::TranspositionTable;
@@ -23,6 +24,9 @@ pub struct Engine {
     /// One per search thread; the first is the main thread's.
     memories: Vec<ThreadMemory>,
     root_oracle: RootOracle,
+    ponder: PonderSettings,
+    /// The searches of the replies predicted while pondering, for the next `go`.
+    ponder_cache: PonderCache,
 }
 
 /// What a helper thread brings back: the depth it completed and its best root move.
@@ -55,7 +59,22 @@ impl Engine {
             tt: TranspositionTable::new(hash_mb),
             memories: vec![ThreadMemory::new()],
             root_oracle: RootOracle::new(),
+            ponder: PonderSettings::default(),
+            ponder_cache: PonderCache::default(),
         }
+    }
+
+    /// Multi-candidate ponder (USI `PonderCandidates`, `PonderMarginCp`).
+    pub fn set_ponder_settings(&mut self, settings: PonderSettings) {
+        self.ponder = settings;
+    }
+
+    pub fn ponder_settings(&self) -> PonderSettings {
+        self.ponder
+    }
+
+    pub(crate) fn ponder_cache(&mut self) -> &mut PonderCache {
+        &mut self.ponder_cache
     }
 
     /// Sets the number of search threads (USI `Threads`), 1 to [`MAX_THREADS`]. A new
@@ -91,6 +110,7 @@ impl Engine {
         self.tt.clear();
         self.memories.iter_mut().for_each(ThreadMemory::clear);
         self.root_oracle.clear();
+        self.ponder_cache.clear();
     }
 
     /// A new game: the same as [`Engine::clear`].
@@ -120,13 +140,42 @@ impl Engine {
         self.search_with_stats(pos, limits, control, info).0
     }
 
-    /// [`Engine::search`], also returning what the search did.
+    /// [`Engine::search`], also returning what the search did. A pondering search predicts
+    /// and searches several replies (see [`crate::search::ponder`]); a search of a position
+    /// pondered on starts from that search.
     pub fn search_with_stats(
         &mut self,
         pos: &Position,
         limits: &SearchLimits,
         control: &SearchControl,
         info: &mut dyn FnMut(&SearchInfo),
+    ) -> (SearchOutcome, SearchStats) {
+        if control.is_pondering() {
+            self.ponder_cache.clear();
+            if let Some(answer) = ponder_candidates(self, pos, limits, control, info) {
+                return answer;
+            }
+            return self.run(pos, limits, control, info, false);
+        }
+        match answer_from_ponder(&mut self.ponder_cache, pos, control) {
+            Ok(answer) => answer,
+            Err(note) => {
+                let (mut outcome, stats) = self.run(pos, limits, control, info, false);
+                outcome.note = note;
+                (outcome, stats)
+            }
+        }
+    }
+
+    /// One search of `pos`. A `slice` (of a multi-candidate ponder) keeps the table's
+    /// generation and the histories' age, has no root oracle, and ends with the pondering.
+    pub(crate) fn run(
+        &mut self,
+        pos: &Position,
+        limits: &SearchLimits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&SearchInfo),
+        slice: bool,
     ) -> (SearchOutcome, SearchStats) {
         let declare_win = pos.can_declare_win();
         let mut legal = MoveList::new();
@@ -138,17 +187,20 @@ impl Engine {
                 declare_win,
                 score: Score::Mate(0),
                 nodes: 0,
+                note: None,
             };
             return (outcome, SearchStats::default());
         }
-        self.memories.iter_mut().for_each(|m| m.history.age());
-        self.tt.new_search();
+        if !slice {
+            self.memories.iter_mut().for_each(|m| m.history.age());
+            self.tt.new_search();
+        }
         let params = &self.params;
         let (main_memory, helper_memories) = self.memories.split_at_mut(1);
         let root_oracle = &mut self.root_oracle;
         let oracle_stop = AtomicBool::new(false);
         let oracle_found = AtomicBool::new(false);
-        let use_root_oracle = params.oracle_root_ms > 0 && RootOracle::worth_solving(pos);
+        let use_root_oracle = !slice && params.oracle_root_ms > 0 && RootOracle::worth_solving(pos);
         let budget = Duration::from_millis(params.oracle_root_ms.max(0) as u64);
         let root_hash = params.oracle_root_hash_mb.max(1) as usize;
         let shared = SharedSearch::new(1 + helper_memories.len());
@@ -159,6 +211,7 @@ impl Engine {
             shared: &shared,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             root_proven: Some(&oracle_found),
+            ponder_slice: slice && control.is_pondering(),
         };
         let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
 
@@ -231,6 +284,7 @@ impl Engine {
                     multipv: 1,
                     score,
                     pv: rm.pv.clone(),
+                    note: None,
                 });
             }
             let mut used = false;
@@ -269,6 +323,7 @@ impl Engine {
                     multipv: 1,
                     score,
                     pv,
+                    note: None,
                 });
             }
             let stats = SearchStats {
@@ -281,7 +336,8 @@ impl Engine {
                 oracle_probe_mates: searcher.oracle.mates,
                 root_oracle_used: used,
             };
-            let outcome = SearchOutcome { best: Some(best), ponder, declare_win, score, nodes };
+            let outcome =
+                SearchOutcome { best: Some(best), ponder, declare_win, score, nodes, note: None };
             (outcome, stats)
         })
     }

@@ -10,7 +10,8 @@
 //! - [`tt`]: the transposition table, shared by the threads without locks;
 //! - [`threads`]: Lazy SMP, the helper threads and what they share;
 //! - [`soppo`]: soppo pruning (seed 000);
-//! - [`oracle`]: the df-pn solver as the search's endgame oracle.
+//! - [`oracle`]: the df-pn solver as the search's endgame oracle;
+//! - [`ponder`]: multi-candidate ponder (seed 002), several predicted replies searched.
 
 pub mod alpha_beta;
 pub mod control;
@@ -18,6 +19,7 @@ pub mod engine;
 pub mod history;
 pub mod move_picker;
 pub mod oracle;
+pub mod ponder;
 pub mod qsearch;
 pub mod report;
 pub mod soppo;

@@ -36,6 +36,26 @@ pub struct SearchInfo {
     pub multipv: u32,
     pub score: Score,
     pub pv: Vec<Move>,
+    /// A report in words instead of numbers (an `info string`), e.g. the replies a ponder
+    /// searches.
+    pub note: Option<String>,
+}
+
+impl SearchInfo {
+    /// A report in words.
+    pub fn note(text: String) -> SearchInfo {
+        SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            elapsed: Duration::ZERO,
+            nodes: 0,
+            hashfull: 0,
+            multipv: 0,
+            score: Score::Cp(0),
+            pv: Vec::new(),
+            note: Some(text),
+        }
+    }
 }
 
 /// The result of a search.
@@ -49,4 +69,7 @@ pub struct SearchOutcome {
     pub declare_win: bool,
     pub score: Score,
     pub nodes: u64,
+    /// Something the user should hear about this answer (an `info string`), e.g. that it came
+    /// from a search made while pondering.
+    pub note: Option<String>,
 }

@@ -13,6 +13,7 @@
 //! the GUI uses; [`UsiOptions::effective_params`] computes the result.
 
 use crate::params::Params;
+use crate::search::ponder::{PonderSettings, MAX_CANDIDATES};
 use crate::search::threads::MAX_THREADS;
 use crate::time_manager::TimeSettings;
 use crate::usi_front::worker::EngineConfig;
@@ -23,6 +24,7 @@ pub const HASH_DEFAULT_MB: usize = 256;
 pub const HASH_MIN_MB: usize = 1;
 pub const HASH_MAX_MB: usize = 65536;
 pub const MULTIPV_MAX: u32 = 100;
+pub const PONDER_MARGIN_MAX: u64 = 10_000;
 
 /// The default of `Threads`: every core the system gives us, as the engines GUI users compare
 /// us with do.
@@ -89,6 +91,8 @@ pub struct UsiOptions {
     pub hash_mb: usize,
     pub threads: usize,
     pub ponder: bool,
+    /// Multi-candidate ponder: `PonderCandidates`, `PonderMarginCp`.
+    pub ponder_settings: PonderSettings,
     pub multipv: u32,
     pub network_delay_ms: u64,
     pub minimum_thinking_ms: u64,
@@ -107,6 +111,7 @@ impl Default for UsiOptions {
             hash_mb: HASH_DEFAULT_MB,
             threads: default_threads(),
             ponder: false,
+            ponder_settings: PonderSettings::default(),
             multipv: 1,
             network_delay_ms: NETWORK_DELAY_DEFAULT_MS,
             minimum_thinking_ms: MINIMUM_THINKING_DEFAULT_MS,
@@ -150,6 +155,14 @@ impl UsiOptions {
             ),
             format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
             format!("option name USI_Ponder type check default {}", d.ponder),
+            format!(
+                "option name PonderCandidates type spin default {} min 1 max {MAX_CANDIDATES}",
+                d.ponder_settings.candidates
+            ),
+            format!(
+                "option name PonderMarginCp type spin default {} min 0 max {PONDER_MARGIN_MAX}",
+                d.ponder_settings.margin_cp
+            ),
             format!("option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}", d.multipv),
             format!(
                 "option name NetworkDelay type spin default {} min 0 max {TIME_OPTION_MAX_MS}",
@@ -188,6 +201,14 @@ impl UsiOptions {
             }
             "threads" => self.threads = parse_int(&name, &value, 1, MAX_THREADS as u64)? as usize,
             "usi_ponder" => self.ponder = parse_check(&name, &value)?,
+            "pondercandidates" => {
+                self.ponder_settings.candidates =
+                    parse_int(&name, &value, 1, MAX_CANDIDATES as u64)? as usize;
+            }
+            "pondermargincp" => {
+                self.ponder_settings.margin_cp =
+                    parse_int(&name, &value, 0, PONDER_MARGIN_MAX)? as i32;
+            }
             "multipv" => self.multipv = parse_int(&name, &value, 1, MULTIPV_MAX as u64)? as u32,
             "networkdelay" => {
                 self.network_delay_ms = parse_int(&name, &value, 0, TIME_OPTION_MAX_MS)?;
@@ -244,7 +265,12 @@ impl UsiOptions {
 
     /// What the search thread is configured with, given the effective parameters.
     pub fn engine_config(&self, params: Params) -> EngineConfig {
-        EngineConfig { params: Box::new(params), hash_mb: self.hash_mb, threads: self.threads }
+        EngineConfig {
+            params: Box::new(params),
+            hash_mb: self.hash_mb,
+            threads: self.threads,
+            ponder: self.ponder_settings,
+        }
     }
 
     pub fn time_settings(&self) -> TimeSettings {
@@ -278,6 +304,8 @@ mod tests {
             assert_eq!(o.params.get(spec.name), Some(spec.max));
         }
         assert!(lines.len() <= 12, "{lines:?}");
+        assert!(lines
+            .contains(&"option name PonderCandidates type spin default 5 min 1 max 8".to_string()));
         assert!(lines.iter().any(|l| l.starts_with("option name Threads type spin default ")));
         assert!(lines.contains(&"option name USI_Ponder type check default false".to_string()));
         assert!(lines.contains(
@@ -295,6 +323,9 @@ mod tests {
         assert!(o.ponder);
         assert_eq!(o.apply_setoption("name Threads value 3"), Ok(()));
         assert_eq!(o.threads, 3);
+        assert_eq!(o.apply_setoption("name PonderCandidates value 1"), Ok(()));
+        assert_eq!(o.apply_setoption("name PonderMarginCp value 150"), Ok(()));
+        assert_eq!(o.ponder_settings, PonderSettings { candidates: 1, margin_cp: 150 });
         assert_eq!(o.apply_setoption("name MultiPV value 3"), Ok(()));
         assert_eq!(o.multipv, 3);
         assert_eq!(o.apply_setoption("name NetworkDelay value 500"), Ok(()));
@@ -308,6 +339,9 @@ mod tests {
             "name USI_Ponder value maybe",
             "name MultiPV value 0",
             "name Threads value 0",
+            "name PonderCandidates value 0",
+            "name PonderCandidates value 9",
+            "name PonderMarginCp value -5",
             "name Threads value 100000",
             "name soppo_distance value 99",
             "name soppo_distance value x",

@@ -57,6 +57,9 @@ pub fn score_text(score: Score) -> String {
 
 /// The `info` line of one search report; `multipv` is shown when MultiPV is above 1.
 pub fn info_line(i: &SearchInfo, show_multipv: bool) -> String {
+    if let Some(note) = &i.note {
+        return format!("info string {note}");
+    }
     let mut line = format!(
         "info depth {} seldepth {} time {} nodes {} nps {} hashfull {} score {}",
         i.depth,
@@ -279,6 +282,9 @@ impl UsiProgram for PlayingEngine {
     ) -> io::Result<()> {
         match (search, finished) {
             (RunningSearch::Play(s), Finished::Done(EngineOutcome::Play(o))) => {
+                if let Some(note) = &o.note {
+                    out.info_string(note)?;
+                }
                 let (line, warnings) = bestmove_line(&s.root, &o, s.ponder_enabled);
                 for w in warnings {
                     out.info_string(&w)?;
@@ -329,6 +335,7 @@ mod tests {
             declare_win: false,
             score: Score::Cp(0),
             nodes: 1,
+            note: None,
         };
         assert_eq!(bestmove_line(&root, &o, true).0, "bestmove 7g7f ponder 3c3d");
         assert_eq!(bestmove_line(&root, &o, false).0, "bestmove 7g7f");
@@ -357,6 +364,7 @@ mod tests {
             multipv: 2,
             score: Score::Mate(-4),
             pv: vec![],
+            note: None,
         };
         assert_eq!(
             info_line(&i, true),

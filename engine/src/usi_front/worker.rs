@@ -9,6 +9,7 @@
 use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::engine::Engine;
+use crate::search::ponder::PonderSettings;
 use crate::search::report::{SearchInfo, SearchLimits, SearchOutcome};
 use ::usi::SearchBackend;
 use shogi::Position;
@@ -31,6 +32,7 @@ pub struct EngineConfig {
     pub hash_mb: usize,
     /// Search threads, for the engine's Lazy SMP and for `go mate`'s df-pn.
     pub threads: usize,
+    pub ponder: PonderSettings,
 }
 
 pub enum EngineJob {
@@ -54,6 +56,7 @@ pub struct EngineBackend {
     params: Params,
     hash_mb: usize,
     threads: usize,
+    ponder: PonderSettings,
     engine: Option<Engine>,
     /// `go mate`: a solver with the engine's table size and default settings.
     mate: MateBackend,
@@ -66,6 +69,7 @@ impl EngineBackend {
             params: *config.params,
             hash_mb: config.hash_mb,
             threads: config.threads,
+            ponder: config.ponder,
             engine: None,
         }
     }
@@ -80,6 +84,7 @@ impl EngineBackend {
             engine.set_hash_mb(hash_mb);
         }
         engine.set_threads(self.threads);
+        engine.set_ponder_settings(self.ponder);
         engine
     }
 }
@@ -103,6 +108,7 @@ impl SearchBackend for EngineBackend {
         self.params = *config.params;
         self.hash_mb = config.hash_mb;
         self.threads = config.threads;
+        self.ponder = config.ponder;
     }
 
     fn clear(&mut self) {

@@ -1,0 +1,293 @@
+//! Multi-candidate ponder (seed 002: predicting the opponent's move by a shallow MultiPV search
+//! and searching several predictions while the opponent thinks).
+//!
+//! Classic ponder searches the one reply the last search expected; when the opponent plays
+//! anything else, that time is lost. Here, on `go ponder`, the engine first predicts the
+//! opponent's replies with a shallow MultiPV search of the position before the expected reply
+//! ([`PREDICT_DEPTH`] plies, [`PREDICT_LINES`] lines, a few milliseconds), keeps those within
+//! `PonderMarginCp` of the best (at most `PonderCandidates`, the expected reply always first;
+//! [`keep_candidates`]), and searches the position after each kept reply in turn, one
+//! iteration deeper each round, all threads on each slice (the shared table carries each
+//! slice's work over to its next). Then:
+//! - `ponderhit` (the expected reply was played): answer at once when its search has already
+//!   had the time the clock would give the move (the soft limit), else go on searching it;
+//! - `stop`, then a `go` on the position after another kept reply: the same, from that reply's
+//!   kept search ([`PonderCache`]).
+//!
+//! Each answer made from a ponder search says so (the outcome's note, an `info string`).
+
+use crate::search::engine::{Engine, SearchStats};
+use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
+use crate::search::SearchControl;
+use shogi::{Move, Position};
+use std::time::{Duration, Instant};
+
+/// Depth of the prediction search (the seed's 6).
+pub const PREDICT_DEPTH: u32 = 6;
+/// Lines of the prediction search (the seed's 8 candidates).
+pub const PREDICT_LINES: u32 = 8;
+/// Most kept candidates the option allows.
+pub const MAX_CANDIDATES: usize = 8;
+
+/// The USI options `PonderCandidates` and `PonderMarginCp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PonderSettings {
+    /// Replies searched while pondering; 1 is classic ponder.
+    pub candidates: usize,
+    /// Replies worse than the best by more than this (centipawns, for the opponent) are not
+    /// searched.
+    pub margin_cp: i32,
+}
+
+impl Default for PonderSettings {
+    /// The seed's values: at most 5 candidates, within 300 cp of the best.
+    fn default() -> PonderSettings {
+        PonderSettings { candidates: 5, margin_cp: 300 }
+    }
+}
+
+/// A score as centipawns, mates beyond every evaluation, so that margins compare them.
+pub fn score_cp(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => 30_000 - n,
+        Score::Mate(n) => -30_000 - n,
+    }
+}
+
+/// The replies to search, from the prediction's lines (best first, with their scores for the
+/// side that replies): those within the margin of the best, at most the option's number, and
+/// the `expected` reply first whatever its rank.
+pub fn keep_candidates(lines: &[(Move, i32)], expected: Move, s: &PonderSettings) -> Vec<Move> {
+    let mut kept = vec![expected];
+    let Some(best) = lines.iter().map(|&(_, v)| v).max() else { return kept };
+    for &(m, v) in lines {
+        if kept.len() >= s.candidates.max(1) {
+            break;
+        }
+        if v >= best.saturating_sub(s.margin_cp) && !kept.contains(&m) {
+            kept.push(m);
+        }
+    }
+    kept
+}
+
+/// The prediction's lines at its deepest completed depth, best first.
+fn lines_of(reports: &[SearchInfo]) -> Vec<(Move, i32)> {
+    let Some(depth) = reports.iter().map(|i| i.depth).max() else { return Vec::new() };
+    let mut last: Vec<&SearchInfo> = Vec::new();
+    for i in reports.iter().filter(|i| i.depth == depth && !i.pv.is_empty()) {
+        // Later reports of a line replace earlier ones (a line re-searched at this depth).
+        last.retain(|l| l.multipv != i.multipv);
+        last.push(i);
+    }
+    last.sort_by_key(|i| i.multipv);
+    last.iter().map(|i| (i.pv[0], score_cp(i.score))).collect()
+}
+
+/// A kept reply's search, for when the opponent plays it.
+#[derive(Clone, Debug)]
+struct Kept {
+    /// The key of the position after the reply.
+    key: u64,
+    outcome: SearchOutcome,
+    depth: u32,
+    spent: Duration,
+}
+
+/// The searches of the kept replies after the last ponder, until the next `go`.
+#[derive(Default)]
+pub struct PonderCache {
+    kept: Vec<Kept>,
+}
+
+impl PonderCache {
+    pub fn clear(&mut self) {
+        self.kept.clear();
+    }
+
+    /// The kept search of `pos`, if pondering searched it; the rest is forgotten.
+    fn take(&mut self, pos: &Position) -> Option<Kept> {
+        let key = pos.key();
+        let found = self.kept.iter().position(|k| k.key == key).map(|i| self.kept.swap_remove(i));
+        self.kept.clear();
+        found
+    }
+}
+
+/// The answer for a `go` after a ponder search of this very position: at once when that search
+/// already had the time the clock gives the move, else `None` with a note to attach to the
+/// search that goes on (the table keeps what the ponder search learnt).
+pub fn answer_from_ponder(
+    cache: &mut PonderCache,
+    pos: &Position,
+    control: &SearchControl,
+) -> Result<(SearchOutcome, SearchStats), Option<String>> {
+    let Some(k) = cache.take(pos) else { return Err(None) };
+    let ms = k.spent.as_millis();
+    match control.soft_limit() {
+        Some(soft) if k.spent >= soft && k.outcome.best.is_some() => {
+            let mut outcome = k.outcome;
+            outcome.note =
+                Some(format!("ponder: answered at once from the search of this reply (depth {}, {ms} ms while pondering)", k.depth));
+            let stats = SearchStats { depth: k.depth, ..SearchStats::default() };
+            Ok((outcome, stats))
+        }
+        _ => Err(Some(format!(
+            "ponder: continuing the search of this reply (depth {}, {ms} ms while pondering)",
+            k.depth
+        ))),
+    }
+}
+
+/// `go ponder` on `pos` (the position after the expected reply) with multi-candidate ponder.
+/// Returns `None` when there is nothing to predict from (no previous move, or one candidate):
+/// the caller ponders classically.
+pub fn ponder_candidates(
+    engine: &mut Engine,
+    pos: &Position,
+    limits: &SearchLimits,
+    control: &SearchControl,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Option<(SearchOutcome, SearchStats)> {
+    let settings = engine.ponder_settings();
+    let expected = pos.last_move();
+    if settings.candidates <= 1 || pos.history_len() == 0 || expected.is_null() {
+        return None;
+    }
+    let mut before = pos.clone();
+    before.unmake_move();
+    let mut reports = Vec::new();
+    let predict = SearchLimits { depth: Some(PREDICT_DEPTH), nodes: None, multipv: PREDICT_LINES };
+    engine.run(&before, &predict, control, &mut |i| reports.push(i.clone()), true);
+    let replies = keep_candidates(&lines_of(&reports), expected, &settings);
+    if replies.len() <= 1 {
+        return None;
+    }
+    let names: Vec<String> = replies.iter().map(|m| m.to_string()).collect();
+    info(&SearchInfo::note(format!("ponder: searching the replies {}", names.join(" "))));
+    let positions: Vec<Position> = replies
+        .iter()
+        .map(|&m| {
+            let mut p = before.clone();
+            p.make_move(m);
+            p
+        })
+        .collect();
+    let mut kept: Vec<Option<(SearchOutcome, SearchStats)>> = vec![None; positions.len()];
+    let mut spent = vec![Duration::ZERO; positions.len()];
+    let max_depth = limits.depth.unwrap_or(u32::MAX);
+    'rounds: for depth in 1..=max_depth.min(crate::search::history::MAX_PLY as u32 - 8) {
+        for (i, p) in positions.iter().enumerate() {
+            if control.is_stopped() || !control.is_pondering() {
+                break 'rounds;
+            }
+            let slice = SearchLimits { depth: Some(depth), nodes: limits.nodes, multipv: 1 };
+            let started = Instant::now();
+            // The GUI sees the lines of the position it sent, each depth once.
+            let (outcome, stats) = if i == 0 {
+                engine.run(
+                    p,
+                    &slice,
+                    control,
+                    &mut |r| {
+                        if r.depth == depth {
+                            info(r)
+                        }
+                    },
+                    true,
+                )
+            } else {
+                engine.run(p, &slice, control, &mut |_| {}, true)
+            };
+            spent[i] += started.elapsed();
+            if stats.depth >= depth {
+                kept[i] = Some((outcome, stats));
+            }
+        }
+    }
+    let fallback = || engine_fallback(pos);
+    if !control.is_stopped() && !control.is_pondering() {
+        // `ponderhit`: the expected reply was played and the clock runs.
+        let hit = kept[0].clone();
+        let ms = spent[0].as_millis();
+        if let (Some((mut outcome, stats)), Some(soft)) = (hit.clone(), control.soft_limit()) {
+            if spent[0] >= soft && outcome.best.is_some() {
+                outcome.note = Some(format!(
+                    "ponder: answered at once from the search of this reply (depth {}, {ms} ms while pondering)",
+                    stats.depth
+                ));
+                return Some((outcome, stats));
+            }
+        }
+        let (mut outcome, stats) = engine.run(pos, limits, control, info, false);
+        let depth = hit.map_or(0, |(_, s)| s.depth);
+        outcome.note = Some(format!(
+            "ponder: continuing the search of this reply (depth {depth}, {ms} ms while pondering)"
+        ));
+        return Some((outcome, stats));
+    }
+    // `stop` (the opponent played something else) or the depth limit: keep every search.
+    let cache = engine.ponder_cache();
+    cache.clear();
+    for (i, k) in kept.iter().enumerate() {
+        if let Some((outcome, stats)) = k {
+            cache.kept.push(Kept {
+                key: positions[i].key(),
+                outcome: outcome.clone(),
+                depth: stats.depth,
+                spent: spent[i],
+            });
+        }
+    }
+    Some(kept.swap_remove(0).unwrap_or_else(fallback))
+}
+
+/// An answer for a ponder stopped before any slice completed (the GUI discards it).
+fn engine_fallback(pos: &Position) -> (SearchOutcome, SearchStats) {
+    let mut legal = shogi::MoveList::new();
+    shogi::movegen::legal_moves(pos, &mut legal);
+    let outcome = SearchOutcome {
+        best: legal.iter().next().copied(),
+        ponder: None,
+        declare_win: false,
+        score: Score::Cp(0),
+        nodes: 0,
+        note: None,
+    };
+    (outcome, SearchStats::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(pos: &Position, usi: &[&str]) -> Vec<Move> {
+        usi.iter().map(|u| pos.parse_usi_move(u).unwrap_or_else(|e| panic!("{e}"))).collect()
+    }
+
+    #[test]
+    fn candidates_within_the_margin_with_the_expected_reply_first() {
+        let pos = Position::startpos();
+        let m = moves(&pos, &["7g7f", "2g2f", "5g5f", "1g1f", "9g9f"]);
+        let lines = vec![(m[0], 50), (m[1], 40), (m[2], -200), (m[3], -300), (m[4], -250)];
+        let s = PonderSettings { candidates: 5, margin_cp: 300 };
+        // -300 is 350 below the best: out; -250 is on the margin: in. The expected reply leads
+        // even when it is out.
+        assert_eq!(keep_candidates(&lines, m[1], &s), vec![m[1], m[0], m[2], m[4]]);
+        assert_eq!(keep_candidates(&lines, m[3], &s), vec![m[3], m[0], m[1], m[2], m[4]]);
+        let two = PonderSettings { candidates: 2, margin_cp: 300 };
+        assert_eq!(keep_candidates(&lines, m[0], &two), vec![m[0], m[1]]);
+        let classic = PonderSettings { candidates: 1, margin_cp: 300 };
+        assert_eq!(keep_candidates(&lines, m[2], &classic), vec![m[2]]);
+        assert_eq!(keep_candidates(&[], m[2], &s), vec![m[2]]);
+    }
+
+    #[test]
+    fn mates_compare_beyond_every_evaluation() {
+        assert!(score_cp(Score::Mate(3)) > score_cp(Score::Mate(5)));
+        assert!(score_cp(Score::Mate(5)) > score_cp(Score::Cp(10_000)));
+        assert!(score_cp(Score::Mate(-2)) < score_cp(Score::Mate(-6)));
+        assert!(score_cp(Score::Mate(-6)) < score_cp(Score::Cp(-10_000)));
+    }
+}
