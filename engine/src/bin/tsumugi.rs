@@ -5,7 +5,9 @@
 
 use clap::{Args, Parser, Subcommand};
 use engine::matches::args::{self as match_args, params_from, MatchArgs};
+use engine::search::ponder::PonderSettings;
 use engine::tools::bench::{run_bench, run_positions, DEFAULT_BENCH_DEPTH};
+use engine::tools::predict::predict_games;
 use engine::usi_front;
 use std::io::{self, BufReader};
 use std::path::PathBuf;
@@ -30,6 +32,45 @@ enum Command {
     /// Search the fixed bench positions to a fixed depth: total nodes (the functional
     /// signature, `Bench: N` in commit messages) and nps.
     Bench(BenchArgs),
+    /// How well the ponder's prediction (depth-6 MultiPV-8) foresees the moves of recorded
+    /// games (`position ... moves ...` lines, as `match --record` writes them).
+    Predict(PredictArgs),
+}
+
+#[derive(Args)]
+struct PredictArgs {
+    /// The game records.
+    file: PathBuf,
+    /// Skip the first plies of each game (the openings of a match).
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
+    /// Candidates kept at most (as `PonderCandidates`).
+    #[arg(long, default_value_t = 5)]
+    candidates: usize,
+    /// Margin in centipawns (as `PonderMarginCp`).
+    #[arg(long, default_value_t = 300)]
+    margin: i32,
+}
+
+fn predict(args: &PredictArgs) -> ExitCode {
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("tsumugi predict: {}: {e}", args.file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let settings = PonderSettings { candidates: args.candidates.max(1), margin_cp: args.margin };
+    match predict_games(&text, args.skip, &settings) {
+        Ok(stats) => {
+            print!("{}", stats.table(&settings));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tsumugi predict: {}: {e}", args.file.display());
+            ExitCode::from(2)
+        }
+    }
 }
 
 #[derive(Args)]
@@ -120,5 +161,6 @@ fn main() -> ExitCode {
         },
         Some(Command::Match(args)) => ExitCode::from(match_args::run(&args)),
         Some(Command::Bench(args)) => bench(&args),
+        Some(Command::Predict(args)) => predict(&args),
     }
 }

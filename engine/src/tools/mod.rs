@@ -1,7 +1,9 @@
-//! Tooling around the engine: the `bench` signature, the reproducible random numbers of the
+//! Tooling around the engine: the `bench` signature, `predict` (how well the ponder's
+//! prediction foresees real games), the reproducible random numbers of the
 //! openings shuffle and the tests, and the test positions.
 
 pub mod bench;
+pub mod predict;
 #[cfg(test)]
 pub mod test_positions;
 pub mod xorshift;
