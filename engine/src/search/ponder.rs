@@ -72,11 +72,11 @@ pub fn keep_candidates(lines: &[(Move, i32)], expected: Move, s: &PonderSettings
     kept
 }
 
-/// The prediction's lines at its deepest completed depth, best first.
-fn lines_of(reports: &[SearchInfo]) -> Vec<(Move, i32)> {
+/// The prediction's lines at its deepest completed depth, in the search's order.
+pub fn lines_of(reports: &[SearchInfo]) -> Vec<(Move, i32)> {
     let Some(depth) = reports.iter().map(|i| i.depth).max() else { return Vec::new() };
     let mut last: Vec<&SearchInfo> = Vec::new();
-    for i in reports.iter().filter(|i| i.depth == depth && !i.pv.is_empty()) {
+    for i in reports.iter().filter(|i| i.depth == depth && i.note.is_none() && !i.pv.is_empty()) {
         // Later reports of a line replace earlier ones (a line re-searched at this depth).
         last.retain(|l| l.multipv != i.multipv);
         last.push(i);
@@ -115,28 +115,44 @@ impl PonderCache {
     }
 }
 
-/// The answer for a `go` after a ponder search of this very position: at once when that search
-/// already had the time the clock gives the move, else `None` with a note to attach to the
-/// search that goes on (the table keeps what the ponder search learnt).
+impl Kept {
+    /// The answer for a `go` on this reply's position: at once when its search already had the
+    /// time the clock gives the move (the soft limit), else the note to attach to the search
+    /// that goes on (the table keeps what the ponder search learnt).
+    fn answer(self, control: &SearchControl) -> Result<(SearchOutcome, SearchStats), String> {
+        let ms = self.spent.as_millis();
+        match control.soft_limit() {
+            Some(soft) if self.spent >= soft && self.outcome.best.is_some() => {
+                let mut outcome = self.outcome;
+                outcome.note = Some(format!(
+                    "ponder: answered at once from the search of this reply (depth {}, {ms} ms \
+                     while pondering)",
+                    self.depth
+                ));
+                Ok((outcome, SearchStats { depth: self.depth, ..SearchStats::default() }))
+            }
+            _ => Err(continuing_note(self.depth, self.spent)),
+        }
+    }
+}
+
+fn continuing_note(depth: u32, spent: Duration) -> String {
+    format!(
+        "ponder: continuing the search of this reply (depth {depth}, {} ms while pondering)",
+        spent.as_millis()
+    )
+}
+
+/// The answer for a `go` after a ponder search of this very position ([`Kept::answer`]);
+/// `Err(None)` when pondering did not search it.
 pub fn answer_from_ponder(
     cache: &mut PonderCache,
     pos: &Position,
     control: &SearchControl,
 ) -> Result<(SearchOutcome, SearchStats), Option<String>> {
-    let Some(k) = cache.take(pos) else { return Err(None) };
-    let ms = k.spent.as_millis();
-    match control.soft_limit() {
-        Some(soft) if k.spent >= soft && k.outcome.best.is_some() => {
-            let mut outcome = k.outcome;
-            outcome.note =
-                Some(format!("ponder: answered at once from the search of this reply (depth {}, {ms} ms while pondering)", k.depth));
-            let stats = SearchStats { depth: k.depth, ..SearchStats::default() };
-            Ok((outcome, stats))
-        }
-        _ => Err(Some(format!(
-            "ponder: continuing the search of this reply (depth {}, {ms} ms while pondering)",
-            k.depth
-        ))),
+    match cache.take(pos) {
+        Some(k) => k.answer(control).map_err(Some),
+        None => Err(None),
     }
 }
 
@@ -206,41 +222,36 @@ pub fn ponder_candidates(
             }
         }
     }
-    let fallback = || engine_fallback(pos);
+    let mut kept: Vec<Option<Kept>> = kept
+        .into_iter()
+        .zip(&positions)
+        .zip(&spent)
+        .map(|((k, p), &spent)| {
+            k.map(|(outcome, stats)| Kept { key: p.key(), outcome, depth: stats.depth, spent })
+        })
+        .collect();
     if !control.is_stopped() && !control.is_pondering() {
         // `ponderhit`: the expected reply was played and the clock runs.
-        let hit = kept[0].clone();
-        let ms = spent[0].as_millis();
-        if let (Some((mut outcome, stats)), Some(soft)) = (hit.clone(), control.soft_limit()) {
-            if spent[0] >= soft && outcome.best.is_some() {
-                outcome.note = Some(format!(
-                    "ponder: answered at once from the search of this reply (depth {}, {ms} ms while pondering)",
-                    stats.depth
-                ));
-                return Some((outcome, stats));
-            }
-        }
+        let note = match kept.swap_remove(0) {
+            Some(hit) => match hit.answer(control) {
+                Ok(answer) => return Some(answer),
+                Err(note) => note,
+            },
+            None => continuing_note(0, spent[0]),
+        };
         let (mut outcome, stats) = engine.run(pos, limits, control, info, false);
-        let depth = hit.map_or(0, |(_, s)| s.depth);
-        outcome.note = Some(format!(
-            "ponder: continuing the search of this reply (depth {depth}, {ms} ms while pondering)"
-        ));
+        outcome.note = Some(note);
         return Some((outcome, stats));
     }
     // `stop` (the opponent played something else) or the depth limit: keep every search.
+    let answer = kept[0].as_ref().map(|k| (k.outcome.clone(), k.depth));
     let cache = engine.ponder_cache();
     cache.clear();
-    for (i, k) in kept.iter().enumerate() {
-        if let Some((outcome, stats)) = k {
-            cache.kept.push(Kept {
-                key: positions[i].key(),
-                outcome: outcome.clone(),
-                depth: stats.depth,
-                spent: spent[i],
-            });
-        }
-    }
-    Some(kept.swap_remove(0).unwrap_or_else(fallback))
+    cache.kept.extend(kept.into_iter().flatten());
+    Some(match answer {
+        Some((outcome, depth)) => (outcome, SearchStats { depth, ..SearchStats::default() }),
+        None => engine_fallback(pos),
+    })
 }
 
 /// An answer for a ponder stopped before any slice completed (the GUI discards it).

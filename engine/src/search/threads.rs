@@ -68,10 +68,6 @@ impl SharedSearch {
         }
     }
 
-    pub fn threads(&self) -> usize {
-        self.nodes.len()
-    }
-
     /// Records `thread`'s node count; returns the other threads' total as last published.
     #[inline]
     pub fn publish(&self, thread: usize, nodes: u64) -> u64 {

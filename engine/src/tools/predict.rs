@@ -8,7 +8,7 @@
 use crate::params::Params;
 use crate::search::engine::Engine;
 use crate::search::ponder::{
-    keep_candidates, score_cp, PonderSettings, PREDICT_DEPTH, PREDICT_LINES,
+    keep_candidates, lines_of, PonderSettings, PREDICT_DEPTH, PREDICT_LINES,
 };
 use crate::search::report::{SearchInfo, SearchLimits};
 use crate::search::SearchControl;
@@ -79,15 +79,9 @@ fn predict(engine: &mut Engine, pos: &Position) -> Vec<(Move, i32)> {
     let mut reports: Vec<SearchInfo> = Vec::new();
     let limits = SearchLimits { depth: Some(PREDICT_DEPTH), nodes: None, multipv: PREDICT_LINES };
     let control = SearchControl::unlimited();
-    engine.search(pos, &limits, &control, &mut |i| reports.push(i.clone()));
-    let depth = reports.iter().map(|i| i.depth).max().unwrap_or(0);
-    let mut lines: Vec<&SearchInfo> = reports
-        .iter()
-        .filter(|i| i.depth == depth && i.note.is_none() && !i.pv.is_empty())
-        .collect();
-    lines.sort_by_key(|i| i.multipv);
-    lines.dedup_by_key(|i| i.multipv);
-    lines.iter().map(|i| (i.pv[0], score_cp(i.score))).collect()
+    // As `go ponder` predicts: a slice, with no root oracle beside it.
+    engine.run(pos, &limits, &control, &mut |i| reports.push(i.clone()), true);
+    lines_of(&reports)
 }
 
 /// Predicts every position of the games in `text` from ply `skip` on.
