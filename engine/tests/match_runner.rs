@@ -2,8 +2,8 @@
 //! own binary, and scripted fakes that play illegal moves, hang, or do not start).
 
 use engine::matches::game::{GameClock, Reason};
+use engine::matches::internal_player::InternalSpec;
 use engine::matches::openings::Opening;
-use engine::matches::player::InternalSpec;
 use engine::matches::runner::{run_match, MatchConfig, PlayerSpec};
 use engine::time_manager::TimeSettings;
 use engine::{Params, SearchLimits};
@@ -30,6 +30,7 @@ fn internal(params: Params) -> PlayerSpec {
         hash_mb: 4,
         threads: 1,
         settings: TimeSettings { network_delay_ms: 5, minimum_thinking_ms: 0 },
+        ponder: None,
     })
 }
 
@@ -193,6 +194,82 @@ fn external_engines_that_cheat_hang_or_fail_lose() {
     let out = tsumugi_match(&[&base[..], &["--external", "/no/such/engine"]].concat());
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     for p in [liar, resigner, sleeper] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Ponder on both sides: our in-process player (three candidates) against our binary as an
+/// external engine driven as a GUI drives it. A wrapper records what the match sends.
+#[test]
+fn match_with_ponder_on_both_sides() {
+    let sent = temp_path("ponder-sent.txt");
+    let wrapper = temp_path("ponder-wrapper.sh");
+    let script = format!("#!/bin/sh\ntee -a '{}' | '{BIN}'\n", sent.display());
+    std::fs::write(&wrapper, script).unwrap_or_else(|e| panic!("{e}"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let wrapper_arg = wrapper.display().to_string();
+    let out = tsumugi_match(&[
+        "--games",
+        "2",
+        "--openings",
+        "startpos",
+        "--time-ms",
+        "2000",
+        "--byoyomi-ms",
+        "50",
+        "--max-plies",
+        "30",
+        "--hash",
+        "8",
+        "--a-ponder",
+        "3",
+        "--b-ponder",
+        "--external",
+        &wrapper_arg,
+        "--external-option",
+        "USI_Hash=8",
+        "--external-option",
+        "NetworkDelay=20",
+    ]);
+    let ([games, ..], endings) = results(&out);
+    assert_eq!(games, 2);
+    for clean in ["illegal 0", "time 0", "crash 0"] {
+        assert!(endings.contains(clean), "{endings}");
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("A: tsumugi[ponder=3]"), "{stdout}");
+    // `ponder: A pondered N times, expected reply played H (..); B pondered M times, ...`
+    let line = stdout.lines().find(|l| l.starts_with("ponder: ")).unwrap_or_default();
+    // Numbers in order: A's count, hits, percent (two parts), then the same for B.
+    let n: Vec<u32> =
+        line.split(|c: char| !c.is_ascii_digit()).filter_map(|t| t.parse().ok()).collect();
+    assert!(n.len() == 8 && n[0] >= 10 && n[4] >= 10, "both sides ponder: {line}");
+    assert!(n[1] >= 1 && n[5] >= 1, "self-play predicts some replies: {line}");
+    // The external engine got USI_Ponder, `go ponder` on the position after its expected
+    // reply, then `ponderhit` or `stop`, each `stop` followed by a new position and `go`.
+    let text = std::fs::read_to_string(&sent).unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"setoption name USI_Ponder value true"), "{text}");
+    let go_ponder = lines.iter().filter(|l| l.starts_with("go ponder ")).count();
+    let hits = lines.iter().filter(|l| **l == "ponderhit").count();
+    assert!(go_ponder >= 10 && hits >= 1, "{text}");
+    for (i, l) in lines.iter().enumerate().filter(|(_, l)| l.starts_with("go ponder ")) {
+        let previous = lines[i - 1];
+        assert!(previous.starts_with("position startpos moves "), "{previous}");
+        parse_position_command(previous).unwrap_or_else(|e| panic!("{e}: {previous}"));
+        let next = lines.get(i + 1).copied().unwrap_or("");
+        assert!(["ponderhit", "stop"].contains(&next), "after {l}: {next:?}");
+        if next == "stop" {
+            let after = lines.get(i + 2).copied().unwrap_or("");
+            assert!(after.starts_with("position ") || after.starts_with("gameover"), "{after}");
+        }
+    }
+    for p in [sent, wrapper] {
         let _ = std::fs::remove_file(p);
     }
 }

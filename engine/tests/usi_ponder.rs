@@ -9,7 +9,11 @@ use std::thread::sleep;
 use std::time::Duration;
 use usi_driver::{legal_bestmove, Usi, PROMPT};
 
-const CLOCK: &str = "btime 0 wtime 0 byoyomi 300";
+/// Main time and byoyomi: a move gets about 200 ms (soft) to 600 ms (hard), and time saved on
+/// one move is kept for the next.
+const CLOCK: &str = "btime 4000 wtime 4000 byoyomi 100";
+/// Byoyomi only: time saved is lost, so an answer from a ponder search goes on searching.
+const BYOYOMI_ONLY: &str = "btime 0 wtime 0 byoyomi 300";
 
 fn pondering(candidates: usize) -> Usi {
     let mut u = Usi::ready();
@@ -44,12 +48,11 @@ fn ponderhit_answers_from_the_expected_replys_search() {
     assert!(u.quit().success());
 }
 
-#[test]
-fn after_stop_a_sibling_reply_is_answered_from_its_kept_search() {
-    let mut u = pondering(3);
+/// `go ponder`, then `stop` after 2.5 s (each kept reply gets far more than the soft limit),
+/// then a `go` with `clock` on the position after the second kept reply: the log of that `go`.
+fn go_on_a_sibling_after_stop(u: &mut Usi, clock: &str) -> Vec<String> {
     u.send("position startpos moves 7g7f 3c3d");
-    u.send(&format!("go ponder {CLOCK}"));
-    // Each kept reply gets far more than the 190 ms the clock gives a move.
+    u.send(&format!("go ponder {clock}"));
     sleep(Duration::from_millis(2500));
     u.send("stop");
     u.wait_for("bestmove", PROMPT);
@@ -58,14 +61,20 @@ fn after_stop_a_sibling_reply_is_answered_from_its_kept_search() {
     let sibling = format!("position startpos moves 7g7f {}", replies[1]);
     u.log.clear();
     u.send(&sibling);
-    u.send(&format!("go {CLOCK}"));
+    u.send(&format!("go {clock}"));
     let lines = u.wait_for("bestmove", PROMPT);
     legal_bestmove(lines.last().map_or("", String::as_str), &sibling);
-    assert!(
-        u.log.iter().any(|l| l.starts_with("info string ponder: answered at once")),
-        "{:#?}",
-        u.log
-    );
+    std::mem::take(&mut u.log)
+}
+
+#[test]
+fn after_stop_a_sibling_reply_is_answered_from_its_kept_search() {
+    let mut u = pondering(3);
+    let log = go_on_a_sibling_after_stop(&mut u, CLOCK);
+    assert!(log.iter().any(|l| l.starts_with("info string ponder: answered at once")), "{log:#?}");
+    // With only byoyomi, answering at once would waste the byoyomi: the search goes on.
+    let log = go_on_a_sibling_after_stop(&mut u, BYOYOMI_ONLY);
+    assert!(log.iter().any(|l| l.starts_with("info string ponder: continuing")), "{log:#?}");
     // A position no ponder searched is searched afresh, with no such note.
     u.log.clear();
     u.send("position startpos moves 2g2f");

@@ -2,10 +2,11 @@
 
 use crate::matches::external_engine::ExternalSpec;
 use crate::matches::game::GameClock;
+use crate::matches::internal_player::InternalSpec;
 use crate::matches::openings::{read_openings, Opening};
-use crate::matches::player::InternalSpec;
 use crate::matches::runner::{pick_openings, run_match, MatchConfig, PlayerSpec};
 use crate::params::Params;
+use crate::search::ponder::PonderSettings;
 use crate::search::report::SearchLimits;
 use crate::time_manager::TimeSettings;
 use clap::Args;
@@ -32,6 +33,11 @@ pub struct MatchArgs {
     /// Search threads of player A (Lazy SMP).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub a_threads: u16,
+    /// Player A thinks on the opponent's time (USI ponder), searching this many predicted
+    /// replies (1: classic ponder; the seed's 5 when no number is given).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5",
+          value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub a_ponder: Option<u8>,
     /// A parameter of player B (repeatable).
     #[arg(long = "b", value_name = "NAME=VALUE")]
     pub b: Vec<String>,
@@ -41,6 +47,15 @@ pub struct MatchArgs {
     /// Search threads of player B (Lazy SMP).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub b_threads: u16,
+    /// Player B ponders, as `--a-ponder`; an external engine gets `USI_Ponder` and `go ponder`
+    /// on the reply it names in `bestmove ... ponder ...` (N does not apply).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5",
+          value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub b_ponder: Option<u8>,
+    /// Replies worse than the best by more than this (centipawns) are not pondered on (USI
+    /// `PonderMarginCp`), for both in-process players.
+    #[arg(long, value_name = "CP", default_value_t = 300)]
+    pub ponder_margin_cp: i32,
     /// Player B is this external USI engine instead of Tsumugi.
     #[arg(long, value_name = "PATH")]
     pub external: Option<PathBuf>,
@@ -123,9 +138,9 @@ pub fn params_from(file: Option<&Path>, settings: &[String]) -> Result<Params, S
     Ok(p)
 }
 
-/// `tsumugi[soppo_mode=1]`: the parameters that differ from the defaults, and the threads
-/// when more than one.
-pub fn internal_name(p: &Params, threads: usize) -> String {
+/// `tsumugi[soppo_mode=1]`: the parameters that differ from the defaults, the threads when
+/// more than one, and the ponder (`ponder=5`, 5 candidates; `ponder=1`, classic).
+pub fn internal_name(p: &Params, threads: usize, ponder: Option<&PonderSettings>) -> String {
     let d = Params::default();
     let mut diff: Vec<String> = Params::SPECS
         .iter()
@@ -134,6 +149,9 @@ pub fn internal_name(p: &Params, threads: usize) -> String {
         .collect();
     if threads > 1 {
         diff.push(format!("threads={threads}"));
+    }
+    if let Some(s) = ponder {
+        diff.push(format!("ponder={}", s.candidates));
     }
     if diff.is_empty() {
         "tsumugi".to_string()
@@ -156,19 +174,27 @@ impl MatchArgs {
             return Err("--games must be at least 1".to_string());
         }
         let settings = TimeSettings { network_delay_ms: self.delay_ms, minimum_thinking_ms: 0 };
-        let internal =
-            |file: Option<&PathBuf>, set: &[String], threads: u16| -> Result<PlayerSpec, String> {
-                let params = params_from(file.map(PathBuf::as_path), set)?;
-                let threads = usize::from(threads);
-                Ok(PlayerSpec::Internal(InternalSpec {
-                    name: internal_name(&params, threads),
-                    params: Box::new(params),
-                    hash_mb: self.hash.max(1),
-                    threads,
-                    settings,
-                }))
-            };
-        let a = internal(self.a_params.as_ref(), &self.a, self.a_threads)
+        let internal = |file: Option<&PathBuf>,
+                        set: &[String],
+                        threads: u16,
+                        ponder: Option<u8>|
+         -> Result<PlayerSpec, String> {
+            let params = params_from(file.map(PathBuf::as_path), set)?;
+            let threads = usize::from(threads);
+            let ponder = ponder.map(|n| PonderSettings {
+                candidates: usize::from(n),
+                margin_cp: self.ponder_margin_cp,
+            });
+            Ok(PlayerSpec::Internal(InternalSpec {
+                name: internal_name(&params, threads, ponder.as_ref()),
+                params: Box::new(params),
+                hash_mb: self.hash.max(1),
+                threads,
+                settings,
+                ponder,
+            }))
+        };
+        let a = internal(self.a_params.as_ref(), &self.a, self.a_threads, self.a_ponder)
             .map_err(|e| format!("player A: {e}"))?;
         let b = match &self.external {
             Some(path) => {
@@ -184,9 +210,10 @@ impl MatchArgs {
                     path: path.clone(),
                     args: self.external_arg.clone(),
                     options,
+                    ponder: self.b_ponder.is_some(),
                 })
             }
-            None => internal(self.b_params.as_ref(), &self.b, self.b_threads)
+            None => internal(self.b_params.as_ref(), &self.b, self.b_threads, self.b_ponder)
                 .map_err(|e| format!("player B: {e}"))?,
         };
         let openings = match self.openings.as_deref() {

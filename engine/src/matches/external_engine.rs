@@ -1,14 +1,18 @@
 //! An external USI engine as a match player, driven over its stdin/stdout: `usi`/`usiok`,
 //! `setoption`, `isready`/`readyok`, `usinewgame`, `position`, `go`, `bestmove`, `gameover`,
-//! `quit`.
+//! `quit`; with ponder, as a GUI does: `USI_Ponder`, then after `bestmove X ponder Y` the
+//! position after Y and `go ponder`; `ponderhit` when the opponent plays Y, else `stop` (its
+//! `bestmove` is read and dropped) and the new position with `go`.
 //!
 //! A reader thread turns the engine's output into lines, so every wait has a timeout. An engine
 //! that does not answer `go` in time is sent `stop`; if it still does not answer (or its output
 //! ends), it is killed and started afresh at the next game. Its stderr is discarded.
 
-use crate::matches::player::{GameOver, MoveRequest, Player, PlayerError, Reply};
+use crate::matches::player::{with_move, GameOver, MoveRequest, Player, PlayerError, Reply};
 use crate::search::report::SearchLimits;
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+use shogi::movegen::is_legal;
+use shogi::usi::parse_move_syntax;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -27,6 +31,8 @@ pub struct ExternalSpec {
     pub args: Vec<String>,
     /// `setoption name <0> value <1>` after `usiok`.
     pub options: Vec<(String, String)>,
+    /// Ponder on the opponent's time (`USI_Ponder` is set unless `options` set it).
+    pub ponder: bool,
 }
 
 struct Process {
@@ -88,6 +94,9 @@ impl Process {
         for (name, value) in &spec.options {
             p.send(&format!("setoption name {name} value {value}"))?;
         }
+        if spec.ponder && !spec.options.iter().any(|(n, _)| n == "USI_Ponder") {
+            p.send("setoption name USI_Ponder value true")?;
+        }
         p.sync()?;
         Ok(p)
     }
@@ -117,21 +126,32 @@ impl Process {
         Ok(())
     }
 
-    /// Waits for `bestmove` until `deadline`.
-    fn bestmove(&self, deadline: Instant) -> Result<Reply, PlayerError> {
+    /// Waits for `bestmove` until `deadline`: the answer, and the reply it expects (`ponder`).
+    fn bestmove(&self, deadline: Instant) -> Result<(Reply, Option<String>), PlayerError> {
         loop {
             let line = self.recv_until(deadline)?;
             let mut tokens = line.split_whitespace();
             if tokens.next() != Some("bestmove") {
                 continue;
             }
-            return match tokens.next() {
-                Some("resign") => Ok(Reply::Resign),
-                Some("win") => Ok(Reply::Win),
-                Some(m) => Ok(Reply::Move(m.to_string())),
-                None => Err(PlayerError::Crashed("an empty bestmove".to_string())),
+            let reply = match tokens.next() {
+                Some("resign") => Reply::Resign,
+                Some("win") => Reply::Win,
+                Some(m) => Reply::Move(m.to_string()),
+                None => return Err(PlayerError::Crashed("an empty bestmove".to_string())),
             };
+            let ponder = match (tokens.next(), tokens.next()) {
+                (Some("ponder"), Some(m)) => Some(m.to_string()),
+                _ => None,
+            };
+            return Ok((reply, ponder));
         }
+    }
+
+    /// `stop` to a pondering engine, and its `bestmove` read and dropped.
+    fn stop_pondering(&mut self) -> Result<(), PlayerError> {
+        self.send("stop")?;
+        self.bestmove(Instant::now() + STOP_GRACE).map(|_| ())
     }
 
     fn kill(mut self) {
@@ -158,6 +178,10 @@ pub struct ExternalEngine {
     limits: SearchLimits,
     process: Option<Process>,
     name: String,
+    /// The reply named by the last `bestmove ... ponder ...`.
+    expected: Option<String>,
+    /// The `position` command of the position the engine ponders on (`go ponder` running).
+    pondering: Option<String>,
 }
 
 impl ExternalEngine {
@@ -165,7 +189,14 @@ impl ExternalEngine {
     pub fn start(spec: ExternalSpec, limits: SearchLimits) -> Result<ExternalEngine, PlayerError> {
         let process = Process::start(&spec)?;
         let name = process.name.clone();
-        Ok(ExternalEngine { spec, limits, process: Some(process), name })
+        Ok(ExternalEngine {
+            spec,
+            limits,
+            process: Some(process),
+            name,
+            expected: None,
+            pondering: None,
+        })
     }
 
     fn process(&mut self) -> Result<&mut Process, PlayerError> {
@@ -179,10 +210,20 @@ impl ExternalEngine {
 
     /// Kills the process after an error, so that the next game starts a fresh one.
     fn fail<T>(&mut self, e: PlayerError) -> Result<T, PlayerError> {
+        self.pondering = None;
         if let Some(p) = self.process.take() {
             p.kill();
         }
         Err(e)
+    }
+
+    /// Stops a `go ponder` still running, if any.
+    fn stop_pondering(&mut self) -> Result<(), PlayerError> {
+        if self.pondering.take().is_none() {
+            return Ok(());
+        }
+        let result = self.process().and_then(Process::stop_pondering);
+        result.or_else(|e| self.fail(e))
     }
 }
 
@@ -192,6 +233,8 @@ impl Player for ExternalEngine {
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.stop_pondering()?;
+        self.expected = None;
         let result = self.process().and_then(|p| {
             p.sync()?;
             p.send("usinewgame")
@@ -205,11 +248,21 @@ impl Player for ExternalEngine {
     fn play(&mut self, request: &MoveRequest) -> Result<Reply, PlayerError> {
         let go = format!("go {}", request.clock.go_args(&self.limits));
         let start = Instant::now();
+        let hit = self.pondering.as_deref() == Some(request.command);
+        if hit {
+            self.pondering = None;
+        } else {
+            self.stop_pondering()?;
+        }
         let result = self.process().and_then(|p| {
-            // Lines left from before (a late `info`) are not answers to this `go`.
-            while p.lines.try_recv().is_ok() {}
-            p.send(request.command)?;
-            p.send(&go)?;
+            if hit {
+                p.send("ponderhit")?;
+            } else {
+                // Lines left from before (a late `info`) are not answers to this `go`.
+                while p.lines.try_recv().is_ok() {}
+                p.send(request.command)?;
+                p.send(&go)?;
+            }
             match p.bestmove(start + request.give_up_after) {
                 Err(PlayerError::Timeout) => {
                     p.send("stop")?;
@@ -220,12 +273,40 @@ impl Player for ExternalEngine {
             }
         });
         match result {
-            Ok(reply) => Ok(reply),
+            Ok((reply, expected)) => {
+                self.expected = expected;
+                Ok(reply)
+            }
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn ponder(&mut self, request: &MoveRequest) -> Result<Option<String>, PlayerError> {
+        let Some(reply) = self.expected.take() else { return Ok(None) };
+        let legal = parse_move_syntax(&reply).is_ok_and(|m| is_legal(request.position, m));
+        if !self.spec.ponder || !legal {
+            return Ok(None);
+        }
+        let command = with_move(request.command, &reply);
+        let go = format!("go ponder {}", request.clock.go_args(&self.limits));
+        let result = self.process().and_then(|p| {
+            while p.lines.try_recv().is_ok() {}
+            p.send(&command)?;
+            p.send(&go)
+        });
+        match result {
+            Ok(()) => {
+                self.pondering = Some(command);
+                Ok(Some(reply))
+            }
             Err(e) => self.fail(e),
         }
     }
 
     fn game_over(&mut self, result: GameOver) {
+        if self.stop_pondering().is_err() {
+            return;
+        }
         if let Some(p) = self.process.as_mut() {
             let word = match result {
                 GameOver::Win => "win",

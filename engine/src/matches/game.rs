@@ -99,12 +99,23 @@ pub struct GameResult {
     pub detail: String,
 }
 
-/// Thinking time of one side (answers that came, including a late last one).
+/// An answer within this many milliseconds of the request counts as answered at once (a
+/// search made while pondering answered it).
+pub const AT_ONCE_MS: u64 = 10;
+
+/// How one side used its time: thinking time (answers that came, including a late last one),
+/// and its pondering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ThinkStats {
     pub moves: u32,
     pub total_ms: u64,
     pub max_ms: u64,
+    /// Answers within [`AT_ONCE_MS`].
+    pub at_once: u32,
+    /// Moves after which the side pondered on a reply.
+    pub pondered: u32,
+    /// Of those, the opponent played the reply pondered on.
+    pub ponder_hits: u32,
 }
 
 impl ThinkStats {
@@ -112,12 +123,16 @@ impl ThinkStats {
         self.moves += 1;
         self.total_ms = self.total_ms.saturating_add(ms);
         self.max_ms = self.max_ms.max(ms);
+        self.at_once += u32::from(ms <= AT_ONCE_MS);
     }
 
     pub fn merge(&mut self, other: &ThinkStats) {
         self.moves += other.moves;
         self.total_ms = self.total_ms.saturating_add(other.total_ms);
         self.max_ms = self.max_ms.max(other.max_ms);
+        self.at_once += other.at_once;
+        self.pondered += other.pondered;
+        self.ponder_hits += other.ponder_hits;
     }
 
     pub fn average_ms(&self) -> u64 {
@@ -191,6 +206,21 @@ pub fn play_game(
     let mut time = [clock.main_ms.unwrap_or(0); 2];
     let mut think = [ThinkStats::default(); 2];
     let index = |c: Color| usize::from(c == Color::White);
+    // The clock as a player sees it, from both sides' remaining main time.
+    let clock_now = |time: &[u64; 2]| {
+        if clock.is_timed() {
+            Clock::Timed {
+                btime: time[0],
+                wtime: time[1],
+                inc: clock.inc_ms,
+                byoyomi: clock.byoyomi_ms,
+            }
+        } else {
+            Clock::Untimed
+        }
+    };
+    // The reply each side ponders on, until the opponent moves.
+    let mut pondered_on: [Option<String>; 2] = [None, None];
     let result = 'game: {
         if let Err(e) = black.new_game() {
             break 'game lost(Color::Black, Reason::Crash, format!("at the start: {e}"));
@@ -206,16 +236,11 @@ pub fn play_game(
             let side = pos.side_to_move();
             let player: &mut dyn Player =
                 if side == Color::Black { &mut *black } else { &mut *white };
-            let (game_clock, allowed_ms) = if clock.is_timed() {
-                let c = Clock::Timed {
-                    btime: time[0],
-                    wtime: time[1],
-                    inc: clock.inc_ms,
-                    byoyomi: clock.byoyomi_ms,
-                };
-                (c, time[index(side)].saturating_add(clock.byoyomi_ms))
+            let game_clock = clock_now(&time);
+            let allowed_ms = if clock.is_timed() {
+                time[index(side)].saturating_add(clock.byoyomi_ms)
             } else {
-                (Clock::Untimed, clock.untimed_limit_ms)
+                clock.untimed_limit_ms
             };
             let limit_ms = allowed_ms.saturating_add(clock.tolerance_ms);
             let command = opening.command_with(&moves);
@@ -269,8 +294,27 @@ pub fn play_game(
                         }
                     };
                     pos.make_move(m);
+                    let opponent = index(!side);
+                    if pondered_on[opponent].take().is_some_and(|p| p == text) {
+                        think[opponent].ponder_hits += 1;
+                    }
                     moves.push(text);
                     plies += 1;
+                    // Thinks on the opponent's time, the clock as the opponent will see it.
+                    let command = opening.command_with(&moves);
+                    let request = MoveRequest {
+                        position: &pos,
+                        command: &command,
+                        clock: clock_now(&time),
+                        give_up_after: Duration::from_millis(limit_ms),
+                    };
+                    match player.ponder(&request) {
+                        Ok(reply) => {
+                            think[index(side)].pondered += u32::from(reply.is_some());
+                            pondered_on[index(side)] = reply;
+                        }
+                        Err(e) => break 'game lost(side, Reason::Crash, format!("pondering: {e}")),
+                    }
                 }
             }
         }

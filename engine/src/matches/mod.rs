@@ -4,7 +4,8 @@
 //! - [`args`]: the command line and its translation into a [`runner::MatchConfig`];
 //! - [`runner`]: the match itself, games on threads, W/D/L and the games file;
 //! - [`game`]: one game, its clock and its adjudication;
-//! - [`player`], [`external_engine`]: our engine in-process, or an external USI engine;
+//! - [`player`]: what a match asks of a player (a move, and pondering on the opponent's time);
+//! - [`internal_player`], [`external_engine`]: our engine in-process, or an external USI engine;
 //! - [`openings`]: the opening positions a match starts from;
 //! - [`elo`]: Elo with its confidence interval from a W/D/L count.
 
@@ -12,6 +13,7 @@ pub mod args;
 pub mod elo;
 pub mod external_engine;
 pub mod game;
+pub mod internal_player;
 pub mod openings;
 pub mod player;
 pub mod runner;

@@ -1,15 +1,13 @@
-//! A player of a match game: our engine in-process ([`InternalPlayer`]) or an external USI
-//! engine ([`crate::matches::external_engine::ExternalEngine`]). The game (see [`crate::matches::game`])
-//! keeps the clock and checks every answer with the rules; a player only answers.
+//! What a match asks of a player: our engine in-process
+//! ([`crate::matches::internal_player::InternalPlayer`]) or an external USI engine
+//! ([`crate::matches::external_engine::ExternalEngine`]). The game (see
+//! [`crate::matches::game`]) keeps the clock and checks every answer with the rules; a player
+//! answers, and may think on the opponent's time (ponder) as a GUI lets it.
 
-use crate::params::Params;
-use crate::search::engine::Engine;
 use crate::search::report::SearchLimits;
-use crate::time_manager::{control_for, TimeControl, TimeSettings};
+use crate::time_manager::TimeControl;
 use shogi::{Color, Position};
 use std::fmt;
-use std::sync::mpsc;
-use std::thread;
 use std::time::Duration;
 
 /// The clocks of both sides before a move, in milliseconds, or no clock (depth/node limits).
@@ -113,78 +111,27 @@ pub trait Player {
     fn name(&self) -> String;
     /// Before each game.
     fn new_game(&mut self) -> Result<(), PlayerError>;
+    /// The move for `request`. A player pondering on this very position (the opponent played
+    /// the expected reply) goes on from that search, as after a USI `ponderhit`; pondering on
+    /// another position, it stops that search first.
     fn play(&mut self, request: &MoveRequest) -> Result<Reply, PlayerError>;
+    /// Right after this player's move (`request` is the position after it, the opponent to
+    /// move): think on the opponent's time about the reply its last search expected, as USI
+    /// `go ponder` does. Returns that reply, or `None` when it does not ponder.
+    fn ponder(&mut self, _request: &MoveRequest) -> Result<Option<String>, PlayerError> {
+        Ok(None)
+    }
+    /// The game ended (a pondering search is stopped).
     fn game_over(&mut self, result: GameOver);
 }
 
-/// Our engine, in this process.
-pub struct InternalPlayer {
-    name: String,
-    engine: Engine,
-    limits: SearchLimits,
-    settings: TimeSettings,
-}
-
-/// Our engine as a match player: its parameters, table, threads and time margins.
-#[derive(Clone, Debug)]
-pub struct InternalSpec {
-    pub name: String,
-    /// Boxed: the table is large beside an external engine's spec.
-    pub params: Box<Params>,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub settings: TimeSettings,
-}
-
-impl InternalPlayer {
-    pub fn new(spec: &InternalSpec, limits: SearchLimits) -> InternalPlayer {
-        let mut engine = Engine::new((*spec.params).clone(), spec.hash_mb);
-        engine.set_threads(spec.threads);
-        InternalPlayer { name: spec.name.clone(), engine, limits, settings: spec.settings }
+/// A `position` command with one more move.
+pub fn with_move(command: &str, usi_move: &str) -> String {
+    if command.split_whitespace().any(|w| w == "moves") {
+        format!("{command} {usi_move}")
+    } else {
+        format!("{command} moves {usi_move}")
     }
-}
-
-impl Player for InternalPlayer {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn new_game(&mut self) -> Result<(), PlayerError> {
-        self.engine.clear();
-        Ok(())
-    }
-
-    fn play(&mut self, request: &MoveRequest) -> Result<Reply, PlayerError> {
-        let side = request.position.side_to_move();
-        let budget = request.clock.time_control(side).budget(&self.settings);
-        let control = control_for(budget, false);
-        // A watchdog stops a search that overruns its hard limit (or the give-up time).
-        let watchdog = budget.map_or(request.give_up_after, |b| b.hard.min(request.give_up_after));
-        let (done_tx, done_rx) = mpsc::channel::<()>();
-        let engine = &mut self.engine;
-        let limits = &self.limits;
-        let control = &control;
-        let outcome = thread::scope(|s| {
-            s.spawn(move || {
-                if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(watchdog) {
-                    control.stop();
-                }
-            });
-            let outcome = engine.search(request.position, limits, control, &mut |_| {});
-            drop(done_tx);
-            outcome
-        });
-        Ok(if outcome.declare_win {
-            Reply::Win
-        } else {
-            match outcome.best {
-                Some(m) => Reply::Move(m.to_string()),
-                None => Reply::Resign,
-            }
-        })
-    }
-
-    fn game_over(&mut self, _result: GameOver) {}
 }
 
 #[cfg(test)]
@@ -205,27 +152,13 @@ mod tests {
     }
 
     #[test]
-    fn internal_player_answers_a_legal_move() {
-        let spec = InternalSpec {
-            name: "t".to_string(),
-            params: Box::default(),
-            hash_mb: 1,
-            threads: 1,
-            settings: TimeSettings::default(),
-        };
-        let mut p =
-            InternalPlayer::new(&spec, SearchLimits { depth: Some(1), nodes: None, multipv: 1 });
-        let pos = Position::startpos();
-        let req = MoveRequest {
-            position: &pos,
-            command: "position startpos",
-            clock: Clock::Timed { btime: 1000, wtime: 1000, inc: 0, byoyomi: 100 },
-            give_up_after: Duration::from_secs(5),
-        };
-        assert_eq!(p.new_game(), Ok(()));
-        match p.play(&req) {
-            Ok(Reply::Move(m)) => assert!(pos.parse_usi_move(&m).is_ok(), "{m}"),
-            other => panic!("{other:?}"),
-        }
+    fn a_move_is_appended_to_a_position_command() {
+        assert_eq!(with_move("position startpos", "7g7f"), "position startpos moves 7g7f");
+        assert_eq!(
+            with_move("position startpos moves 7g7f", "3c3d"),
+            "position startpos moves 7g7f 3c3d"
+        );
+        let sfen = "position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1";
+        assert_eq!(with_move(sfen, "G*5b"), format!("{sfen} moves G*5b"));
     }
 }

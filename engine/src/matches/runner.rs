@@ -8,9 +8,10 @@
 
 use crate::matches::elo::Wdl;
 use crate::matches::external_engine::{ExternalEngine, ExternalSpec};
-use crate::matches::game::{play_game, GameClock, GameRecord, Reason, ThinkStats};
+use crate::matches::game::{play_game, GameClock, GameRecord, Reason, ThinkStats, AT_ONCE_MS};
+use crate::matches::internal_player::{InternalPlayer, InternalSpec};
 use crate::matches::openings::{shuffled_indices, Opening};
-use crate::matches::player::{InternalPlayer, InternalSpec, Player};
+use crate::matches::player::Player;
 use crate::search::report::SearchLimits;
 use crate::usi_front::worker::SEARCH_STACK_BYTES;
 use shogi::Color;
@@ -160,10 +161,32 @@ impl MatchSummary {
             })
             .collect();
         out.push(format!("endings: {}", reasons.join(", ")));
-        let t = |s: ThinkStats| format!("avg {} ms, max {} ms", s.average_ms(), s.max_ms);
+        let t = |s: ThinkStats| {
+            format!(
+                "avg {} ms, max {} ms, {} within {AT_ONCE_MS} ms",
+                s.average_ms(),
+                s.max_ms,
+                percent(s.at_once, s.moves)
+            )
+        };
         out.push(format!("time per move: A {}; B {}", t(self.a_think), t(self.b_think)));
+        let p = |s: ThinkStats| {
+            format!(
+                "pondered {} times, expected reply played {}",
+                s.pondered,
+                percent(s.ponder_hits, s.pondered)
+            )
+        };
+        if self.a_think.pondered + self.b_think.pondered > 0 {
+            out.push(format!("ponder: A {}; B {}", p(self.a_think), p(self.b_think)));
+        }
         out
     }
+}
+
+/// `12 (34.3 %)`.
+fn percent(part: u32, whole: u32) -> String {
+    format!("{part} ({:.1} %)", f64::from(part) * 100.0 / f64::from(whole.max(1)))
 }
 
 /// The game's opening and A's colour: pairs of games share an opening, A black first.

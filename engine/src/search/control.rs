@@ -68,6 +68,16 @@ impl SearchControl {
         self.clock.lock().soft
     }
 
+    /// Whether time not spent on this move is kept for later ones: the soft limit is below the
+    /// hard one. With only byoyomi or a fixed time per move left, time saved is lost.
+    pub fn saves_unspent_time(&self) -> bool {
+        let clock = *self.clock.lock();
+        match (clock.soft, clock.hard) {
+            (Some(soft), Some(hard)) => soft < hard,
+            _ => false,
+        }
+    }
+
     /// Time since the clock base.
     pub fn elapsed(&self) -> Duration {
         self.clock.lock().base.elapsed()

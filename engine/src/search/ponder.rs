@@ -10,7 +10,8 @@
 //! iteration deeper each round, all threads on each slice (the shared table carries each
 //! slice's work over to its next). Then:
 //! - `ponderhit` (the expected reply was played): answer at once when its search has already
-//!   had the time the clock would give the move (the soft limit), else go on searching it;
+//!   had the time the clock would give the move (the soft limit) and the time saved can be
+//!   spent later (not with only byoyomi left), else go on searching it;
 //! - `stop`, then a `go` on the position after another kept reply: the same, from that reply's
 //!   kept search ([`PonderCache`]).
 //!
@@ -117,12 +118,17 @@ impl PonderCache {
 
 impl Kept {
     /// The answer for a `go` on this reply's position: at once when its search already had the
-    /// time the clock gives the move (the soft limit), else the note to attach to the search
-    /// that goes on (the table keeps what the ponder search learnt).
+    /// time the clock gives the move (the soft limit) and the time saved is kept for later
+    /// moves, else the note to attach to the search that goes on (the table keeps what the
+    /// ponder search learnt; with only byoyomi left, its time is free and buys depth).
     fn answer(self, control: &SearchControl) -> Result<(SearchOutcome, SearchStats), String> {
         let ms = self.spent.as_millis();
         match control.soft_limit() {
-            Some(soft) if self.spent >= soft && self.outcome.best.is_some() => {
+            Some(soft)
+                if self.spent >= soft
+                    && control.saves_unspent_time()
+                    && self.outcome.best.is_some() =>
+            {
                 let mut outcome = self.outcome;
                 outcome.note = Some(format!(
                     "ponder: answered at once from the search of this reply (depth {}, {ms} ms \
