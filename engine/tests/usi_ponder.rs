@@ -84,6 +84,27 @@ fn after_stop_a_sibling_reply_is_answered_from_its_kept_search() {
     assert!(u.quit().success());
 }
 
+/// The milliseconds a ponder note says the reply's search had.
+fn ms_while_pondering(log: &[String]) -> u64 {
+    log.iter()
+        .filter_map(|l| l.strip_prefix("info string ponder: "))
+        .filter_map(|l| l.split(" ms while pondering").next()?.rsplit(' ').next()?.parse().ok())
+        .next()
+        .unwrap_or(0)
+}
+
+#[test]
+fn with_two_threads_the_sibling_has_a_thread_of_its_own() {
+    let mut u = pondering(2);
+    u.send("setoption name Threads value 2");
+    let log = go_on_a_sibling_after_stop(&mut u, CLOCK);
+    assert!(log.iter().any(|l| l.starts_with("info string ponder: answered at once")), "{log:#?}");
+    // Searched beside the expected reply for the whole 2.5 s, not half of it in turns.
+    let ms = ms_while_pondering(&log);
+    assert!(ms >= 1800, "the sibling's search had {ms} ms: {log:#?}");
+    assert!(u.quit().success());
+}
+
 #[test]
 fn one_candidate_is_classic_ponder() {
     let mut u = pondering(1);

@@ -167,8 +167,67 @@ impl Engine {
         }
     }
 
-    /// One search of `pos`. A `slice` (of a multi-candidate ponder) keeps the table's
-    /// generation and the histories' age, has no root oracle, and ends with the pondering.
+    /// One search of `pos` with every thread. A `slice` (of a multi-candidate ponder) keeps
+    /// the table's generation and the histories' age, has no root oracle, and ends with the
+    /// pondering.
+    pub(crate) fn run(
+        &mut self,
+        pos: &Position,
+        limits: &SearchLimits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&SearchInfo),
+        slice: bool,
+    ) -> (SearchOutcome, SearchStats) {
+        if !slice {
+            self.memories.iter_mut().for_each(|m| m.history.age());
+            self.tt.new_search();
+        }
+        let mut group = SearchGroup {
+            params: &self.params,
+            tt: &self.tt,
+            memories: &mut self.memories,
+            root_oracle: Some(&mut self.root_oracle),
+        };
+        group.run(pos, limits, control, info, slice)
+    }
+
+    /// The threads split into groups of the given sizes (each at least one thread; the sizes
+    /// add up to at most [`Engine::threads`]), each able to search a position of its own at
+    /// the same time as the others, all on the one table. No group has the root oracle.
+    pub(crate) fn groups(&mut self, sizes: &[usize]) -> Vec<SearchGroup<'_>> {
+        let mut rest: &mut [ThreadMemory] = &mut self.memories;
+        let mut groups = Vec::with_capacity(sizes.len());
+        for &size in sizes {
+            if rest.is_empty() {
+                break;
+            }
+            let take = size.clamp(1, rest.len());
+            let (memories, tail) = std::mem::take(&mut rest).split_at_mut(take);
+            rest = tail;
+            groups.push(SearchGroup {
+                params: &self.params,
+                tt: &self.tt,
+                memories,
+                root_oracle: None,
+            });
+        }
+        groups
+    }
+}
+
+/// Search threads that search one root together (Lazy SMP): the engine's table and
+/// parameters, and the memories of these threads. Usually all of the engine's threads; a
+/// multi-candidate ponder gives each group a reply of its own ([`Engine::groups`]).
+pub(crate) struct SearchGroup<'a> {
+    params: &'a Params,
+    tt: &'a TranspositionTable,
+    /// One per thread of the group; the first is the thread that reports.
+    memories: &'a mut [ThreadMemory],
+    root_oracle: Option<&'a mut RootOracle>,
+}
+
+impl SearchGroup<'_> {
+    /// One search of `pos` (see [`Engine::run`]; the caller ages the table and histories).
     pub(crate) fn run(
         &mut self,
         pos: &Position,
@@ -191,22 +250,20 @@ impl Engine {
             };
             return (outcome, SearchStats::default());
         }
-        if !slice {
-            self.memories.iter_mut().for_each(|m| m.history.age());
-            self.tt.new_search();
-        }
-        let params = &self.params;
+        let params = self.params;
         let (main_memory, helper_memories) = self.memories.split_at_mut(1);
-        let root_oracle = &mut self.root_oracle;
         let oracle_stop = AtomicBool::new(false);
         let oracle_found = AtomicBool::new(false);
-        let use_root_oracle = !slice && params.oracle_root_ms > 0 && RootOracle::worth_solving(pos);
+        let root_oracle = self
+            .root_oracle
+            .as_deref_mut()
+            .filter(|_| !slice && params.oracle_root_ms > 0 && RootOracle::worth_solving(pos));
         let budget = Duration::from_millis(params.oracle_root_ms.max(0) as u64);
         let root_hash = params.oracle_root_hash_mb.max(1) as usize;
         let shared = SharedSearch::new(1 + helper_memories.len());
         let ctx = SearchContext {
             params,
-            tt: &self.tt,
+            tt: self.tt,
             control,
             shared: &shared,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -216,7 +273,7 @@ impl Engine {
         let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
 
         std::thread::scope(|scope| {
-            let handle = if use_root_oracle {
+            let handle = if let Some(root_oracle) = root_oracle {
                 let (stop, found) = (&oracle_stop, &oracle_found);
                 // Without a thread (the system refuses one) the search goes on without it.
                 solver::stack::search_thread("root-oracle")

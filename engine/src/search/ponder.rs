@@ -6,9 +6,11 @@
 //! opponent's replies with a shallow MultiPV search of the position before the expected reply
 //! ([`PREDICT_DEPTH`] plies, [`PREDICT_LINES`] lines, a few milliseconds), keeps those within
 //! `PonderMarginCp` of the best (at most `PonderCandidates`, the expected reply always first;
-//! [`keep_candidates`]), and searches the position after each kept reply in turn, one
-//! iteration deeper each round, all threads on each slice (the shared table carries each
-//! slice's work over to its next). Then:
+//! [`keep_candidates`]), and searches the positions after the kept replies. The threads are
+//! divided among them ([`share_threads`]): one thread searches them all in turn, one iteration
+//! deeper each round (the shared table carries each slice's work over to its next); with more,
+//! the expected reply has a group of threads of its own and the others share the other
+//! groups, in turn when a group has several. Then:
 //! - `ponderhit` (the expected reply was played): answer at once when its search has already
 //!   had the time the clock would give the move (the soft limit) and the time saved can be
 //!   spent later (not with only byoyomi left), else go on searching it;
@@ -17,7 +19,7 @@
 //!
 //! Each answer made from a ponder search says so (the outcome's note, an `info string`).
 
-use crate::search::engine::{Engine, SearchStats};
+use crate::search::engine::{Engine, SearchGroup, SearchStats};
 use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
 use crate::search::SearchControl;
 use shogi::{Move, Position};
@@ -196,46 +198,38 @@ pub fn ponder_candidates(
             p
         })
         .collect();
-    let mut kept: Vec<Option<(SearchOutcome, SearchStats)>> = vec![None; positions.len()];
-    let mut spent = vec![Duration::ZERO; positions.len()];
-    let max_depth = limits.depth.unwrap_or(u32::MAX);
-    'rounds: for depth in 1..=max_depth.min(crate::search::history::MAX_PLY as u32 - 8) {
-        for (i, p) in positions.iter().enumerate() {
-            if control.is_stopped() || !control.is_pondering() {
-                break 'rounds;
-            }
-            let slice = SearchLimits { depth: Some(depth), nodes: limits.nodes, multipv: 1 };
-            let started = Instant::now();
-            // The GUI sees the lines of the position it sent, each depth once.
-            let (outcome, stats) = if i == 0 {
-                engine.run(
-                    p,
-                    &slice,
-                    control,
-                    &mut |r| {
-                        if r.depth == depth {
-                            info(r)
-                        }
-                    },
-                    true,
-                )
-            } else {
-                engine.run(p, &slice, control, &mut |_| {}, true)
-            };
-            spent[i] += started.elapsed();
-            if stats.depth >= depth {
-                kept[i] = Some((outcome, stats));
+    let plan = share_threads(engine.threads(), positions.len());
+    let sizes: Vec<usize> = plan.iter().map(|(size, _)| *size).collect();
+    let mut kept: Vec<Option<Kept>> = vec![None; positions.len()];
+    let mut groups = engine.groups(&sizes);
+    std::thread::scope(|scope| {
+        let mut work = groups.iter_mut().zip(&plan);
+        let first = work.next();
+        // Every other group on a thread of its own; a group the system refuses a thread to
+        // leaves its replies unsearched (a `go` on one of them searches afresh).
+        let others: Vec<_> = work
+            .enumerate()
+            .filter_map(|(k, (group, (_, mine)))| {
+                let positions = &positions;
+                solver::stack::search_thread(&format!("ponder-{}", k + 1))
+                    .spawn_scoped(scope, move || {
+                        in_turn(group, positions, mine, limits, control, &mut |_| {})
+                    })
+                    .ok()
+            })
+            .collect();
+        if let Some((group, (_, mine))) = first {
+            for (i, k) in in_turn(group, &positions, mine, limits, control, info) {
+                kept[i] = k;
             }
         }
-    }
-    let mut kept: Vec<Option<Kept>> = kept
-        .into_iter()
-        .zip(&positions)
-        .zip(&spent)
-        .map(|((k, p), &spent)| {
-            k.map(|(outcome, stats)| Kept { key: p.key(), outcome, depth: stats.depth, spent })
-        })
-        .collect();
+        for handle in others {
+            for (i, k) in handle.join().unwrap_or_default() {
+                kept[i] = k;
+            }
+        }
+    });
+    drop(groups);
     if !control.is_stopped() && !control.is_pondering() {
         // `ponderhit`: the expected reply was played and the clock runs.
         let note = match kept.swap_remove(0) {
@@ -243,7 +237,7 @@ pub fn ponder_candidates(
                 Ok(answer) => return Some(answer),
                 Err(note) => note,
             },
-            None => continuing_note(0, spent[0]),
+            None => continuing_note(0, Duration::ZERO),
         };
         let (mut outcome, stats) = engine.run(pos, limits, control, info, false);
         outcome.note = Some(note);
@@ -258,6 +252,78 @@ pub fn ponder_candidates(
         Some((outcome, depth)) => (outcome, SearchStats { depth, ..SearchStats::default() }),
         None => engine_fallback(pos),
     })
+}
+
+/// How the threads share the kept replies: groups of threads (their sizes) and the replies
+/// each searches in turn (indices, the expected reply 0). One thread searches them all. With
+/// more, the expected reply, the likeliest to be played, has a group of its own and the other
+/// replies share the other groups; threads beyond one per reply join the groups, the expected
+/// reply's first.
+fn share_threads(threads: usize, replies: usize) -> Vec<(usize, Vec<usize>)> {
+    let groups = threads.min(replies).max(1);
+    if groups == 1 {
+        return vec![(threads.max(1), (0..replies).collect())];
+    }
+    let mut plan: Vec<(usize, Vec<usize>)> = (0..groups)
+        .map(|g| (threads / groups + usize::from(g < threads % groups), Vec::new()))
+        .collect();
+    plan[0].1.push(0);
+    for reply in 1..replies {
+        plan[1 + (reply - 1) % (groups - 1)].1.push(reply);
+    }
+    plan
+}
+
+/// One group's replies (`mine`, indices into `positions`), searched in turn one iteration
+/// deeper each round until the pondering ends; the search of each, with the time it had.
+/// The lines of reply 0, the position the GUI sent, are reported, each depth once.
+fn in_turn(
+    group: &mut SearchGroup,
+    positions: &[Position],
+    mine: &[usize],
+    limits: &SearchLimits,
+    control: &SearchControl,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Vec<(usize, Option<Kept>)> {
+    let mut done: Vec<Option<(SearchOutcome, SearchStats)>> = vec![None; mine.len()];
+    let mut spent = vec![Duration::ZERO; mine.len()];
+    let max_depth = limits.depth.unwrap_or(u32::MAX);
+    'rounds: for depth in 1..=max_depth.min(crate::search::history::MAX_PLY as u32 - 8) {
+        for (j, &i) in mine.iter().enumerate() {
+            if control.is_stopped() || !control.is_pondering() {
+                break 'rounds;
+            }
+            let slice = SearchLimits { depth: Some(depth), nodes: limits.nodes, multipv: 1 };
+            let started = Instant::now();
+            let (outcome, stats) = if i == 0 {
+                let mut report = |r: &SearchInfo| {
+                    if r.depth == depth {
+                        info(r)
+                    }
+                };
+                group.run(&positions[i], &slice, control, &mut report, true)
+            } else {
+                group.run(&positions[i], &slice, control, &mut |_| {}, true)
+            };
+            spent[j] += started.elapsed();
+            if stats.depth >= depth {
+                done[j] = Some((outcome, stats));
+            }
+        }
+    }
+    mine.iter()
+        .zip(done)
+        .zip(spent)
+        .map(|((&i, d), spent)| {
+            let kept = d.map(|(outcome, stats)| Kept {
+                key: positions[i].key(),
+                outcome,
+                depth: stats.depth,
+                spent,
+            });
+            (i, kept)
+        })
+        .collect()
 }
 
 /// An answer for a ponder stopped before any slice completed (the GUI discards it).
@@ -298,6 +364,19 @@ mod tests {
         let classic = PonderSettings { candidates: 1, margin_cp: 300 };
         assert_eq!(keep_candidates(&lines, m[2], &classic), vec![m[2]]);
         assert_eq!(keep_candidates(&[], m[2], &s), vec![m[2]]);
+    }
+
+    #[test]
+    fn the_expected_reply_has_threads_of_its_own_when_there_are_two() {
+        assert_eq!(share_threads(1, 5), vec![(1, vec![0, 1, 2, 3, 4])]);
+        assert_eq!(share_threads(2, 5), vec![(1, vec![0]), (1, vec![1, 2, 3, 4])]);
+        assert_eq!(share_threads(2, 2), vec![(1, vec![0]), (1, vec![1])]);
+        assert_eq!(
+            share_threads(4, 5),
+            vec![(1, vec![0]), (1, vec![1, 4]), (1, vec![2]), (1, vec![3])]
+        );
+        assert_eq!(share_threads(8, 3), vec![(3, vec![0]), (3, vec![1]), (2, vec![2])]);
+        assert_eq!(share_threads(3, 1), vec![(3, vec![0])]);
     }
 
     #[test]
