@@ -5,10 +5,12 @@
 //! [`Engine`], [`SearchControl`], [`SearchLimits`] and the report types: front ends decide
 //! *when* to stop (time management, ponder, `stop`), the search decides *what* to play.
 //!
-//! Rooms: [`search`] (the search and its tables), [`eval`] (the evaluation), [`usi_front`] (the
-//! USI program), [`mod@matches`] (the match runner), [`tools`] (bench and test helpers). Shared by
-//! them: [`params`] (every tunable number) and [`time_manager`] (from a clock to a time budget).
+//! Rooms: [`search`] (the search and its tables), [`eval`] (the evaluation), [`book`] (opening
+//! books), [`usi_front`] (the USI program), [`mod@matches`] (the match runner), [`tools`] (bench
+//! and test helpers). Shared by them: [`params`] (every tunable number) and [`time_manager`]
+//! (from a clock to a time budget).
 
+pub mod book;
 pub mod eval;
 pub mod matches;
 pub mod params;
