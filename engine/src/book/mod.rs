@@ -1,9 +1,10 @@
 //! Opening books (seed 004): the book file that shogi engines and GUIs share ([`format`]),
-//! which of a position's book moves to play ([`policy`]), and the exact pseudo-match of two
-//! books ([`versus`]).
+//! which of a position's book moves to play ([`policy`]), what a book holds ([`stats`]), and the
+//! exact pseudo-match of two books ([`versus`]).
 
 pub mod format;
 pub mod policy;
+pub mod stats;
 pub mod versus;
 
 pub use format::{position_key, Book, BookEntry, BookError, BookMove};

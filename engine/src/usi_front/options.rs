@@ -12,6 +12,7 @@
 //! neutral value `Param` / `true`). A parameter file or an alias therefore wins whatever order
 //! the GUI uses; [`UsiOptions::effective_params`] computes the result.
 
+use crate::book::BookPolicy;
 use crate::params::Params;
 use crate::search::ponder::{PonderSettings, MAX_CANDIDATES};
 use crate::search::threads::MAX_THREADS;
@@ -25,6 +26,9 @@ pub const HASH_MIN_MB: usize = 1;
 pub const HASH_MAX_MB: usize = 65536;
 pub const MULTIPV_MAX: u32 = 100;
 pub const PONDER_MARGIN_MAX: u64 = 10_000;
+pub const BOOK_MAX_PLY_MAX: u64 = 1_000;
+pub const BOOK_EVAL_DIFF_MAX: u64 = 100_000;
+pub const BOOK_MIN_COUNT_MAX: u64 = 1_000_000_000;
 
 /// The default of `Threads`: every core the system gives us, as the engines GUI users compare
 /// us with do.
@@ -103,6 +107,10 @@ pub struct UsiOptions {
     pub soppo: SoppoChoice,
     /// `false` switches the df-pn oracle off.
     pub oracle: bool,
+    /// The opening book (`BookFile`; `None`: no book).
+    pub book_file: Option<PathBuf>,
+    /// `BookMaxPly`, `BookEvalDiff`, `BookMinCount`, `BookRandom`.
+    pub book_policy: BookPolicy,
 }
 
 impl Default for UsiOptions {
@@ -119,6 +127,8 @@ impl Default for UsiOptions {
             params: Params::default(),
             soppo: SoppoChoice::default(),
             oracle: true,
+            book_file: None,
+            book_policy: BookPolicy::default(),
         }
     }
 }
@@ -174,6 +184,20 @@ impl UsiOptions {
                 d.minimum_thinking_ms
             ),
             "option name ParamsFile type filename default <empty>".to_string(),
+            "option name BookFile type filename default <empty>".to_string(),
+            format!(
+                "option name BookMaxPly type spin default {} min 0 max {BOOK_MAX_PLY_MAX}",
+                d.book_policy.max_ply
+            ),
+            format!(
+                "option name BookEvalDiff type spin default {} min 0 max {BOOK_EVAL_DIFF_MAX}",
+                d.book_policy.eval_diff
+            ),
+            format!(
+                "option name BookMinCount type spin default {} min 0 max {BOOK_MIN_COUNT_MAX}",
+                d.book_policy.min_count
+            ),
+            format!("option name BookRandom type check default {}", d.book_policy.random),
         ];
         if has_param(SOPPO_PARAM) {
             let mut combo =
@@ -227,6 +251,20 @@ impl UsiOptions {
                     self.params_file = Some(path);
                 }
             }
+            "bookfile" => {
+                self.book_file = (!is_empty_filename(&value)).then(|| PathBuf::from(value.trim()));
+            }
+            "bookmaxply" => {
+                self.book_policy.max_ply = parse_int(&name, &value, 0, BOOK_MAX_PLY_MAX)? as u32;
+            }
+            "bookevaldiff" => {
+                self.book_policy.eval_diff =
+                    parse_int(&name, &value, 0, BOOK_EVAL_DIFF_MAX)? as i32;
+            }
+            "bookmincount" => {
+                self.book_policy.min_count = parse_int(&name, &value, 0, BOOK_MIN_COUNT_MAX)?;
+            }
+            "bookrandom" => self.book_policy.random = parse_check(&name, &value)?,
             "soppo" if has_param(SOPPO_PARAM) => {
                 self.soppo = SoppoChoice::from_name(&value).ok_or_else(|| {
                     format!("Soppo: {value:?} is not one of {}", SoppoChoice::NAMES.join(", "))
@@ -303,7 +341,20 @@ mod tests {
             assert_eq!(o.apply_setoption(&set), Ok(()), "{set}");
             assert_eq!(o.params.get(spec.name), Some(spec.max));
         }
-        assert!(lines.len() <= 12, "{lines:?}");
+        // What a player sets: a dozen, and the five book options.
+        assert!(lines.len() <= 17, "{lines:?}");
+        let mut o = UsiOptions::default();
+        for set in ["BookMaxPly value 5", "BookEvalDiff value 0", "bookmincount value 3"] {
+            assert_eq!(o.apply_setoption(&format!("name {set}")), Ok(()), "{set}");
+        }
+        assert_eq!(o.apply_setoption("name BookRandom value false"), Ok(()));
+        let policy = BookPolicy { max_ply: 5, eval_diff: 0, min_count: 3, random: false };
+        assert_eq!(o.book_policy, policy);
+        assert!(o.apply_setoption("name BookRandom value maybe").is_err());
+        assert!(o.apply_setoption("name BookMaxPly value -1").is_err());
+        assert_eq!(o.book_policy, policy, "an error changes nothing");
+        assert_eq!(o.apply_setoption("name BookFile value <empty>"), Ok(()));
+        assert_eq!(o.book_file, None);
         assert!(lines
             .contains(&"option name PonderCandidates type spin default 5 min 1 max 8".to_string()));
         assert!(lines.iter().any(|l| l.starts_with("option name Threads type spin default ")));

@@ -11,6 +11,8 @@
 //!   rules), else the search's move (checked legal: a bad one is replaced by a legal move with
 //!   an `info string` warning), `resign` only when there is no legal move; `ponder <move>` when
 //!   `USI_Ponder` is on and the search predicts a legal reply;
+//! - a `go` with a clock on a position of the `BookFile` book plays a book move at once
+//!   ([`crate::usi_front::book_moves`]);
 //! - `go mate` is answered by the df-pn solver as `tsumugi-mate` answers it: `checkmate
 //!   <moves>`, `checkmate nomate` or `checkmate timeout`;
 //! - a panic in the search is caught: `info string error: ...`, a legal move (or `checkmate
@@ -20,6 +22,7 @@ use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
 use crate::time_manager::TimeBudget;
+use crate::usi_front::book_moves::LoadedBook;
 use crate::usi_front::go::{time_control, GO_FIELDS};
 use crate::usi_front::options::UsiOptions;
 use crate::usi_front::worker::{
@@ -149,10 +152,11 @@ pub enum RunningSearch {
     Mate(MateSearch),
 }
 
-/// The playing engine: its options.
+/// The playing engine: its options and its opening book.
 #[derive(Default)]
 pub struct PlayingEngine {
     options: UsiOptions,
+    book: Option<LoadedBook>,
 }
 
 impl UsiProgram for PlayingEngine {
@@ -174,7 +178,18 @@ impl UsiProgram for PlayingEngine {
     }
 
     fn set_option(&mut self, args: &str) -> Result<(), String> {
-        self.options.apply_setoption(args)
+        let mut options = self.options.clone();
+        options.apply_setoption(args)?;
+        let loaded = self.book.as_ref().map(LoadedBook::path);
+        if options.book_file.as_deref() != loaded {
+            // Loaded now, so that a file that cannot be read is told to the one who set it.
+            self.book = match &options.book_file {
+                Some(path) => Some(LoadedBook::load(path).map_err(|e| format!("BookFile: {e}"))?),
+                None => None,
+            };
+        }
+        self.options = options;
+        Ok(())
     }
 
     fn config(&self) -> Result<EngineConfig, String> {
@@ -193,6 +208,28 @@ impl UsiProgram for PlayingEngine {
     ) -> io::Result<Option<Plan<RunningSearch, EngineJob>>> {
         for issue in issues {
             out.info_string(&issue.to_string())?;
+        }
+        if let Some(book) = &self.book {
+            if let Some(report) = book.take_report() {
+                out.info_string(&report)?;
+            }
+            let analysis = go.ponder || go.infinite || go.depth.is_some() || go.nodes.is_some();
+            let choice = (!analysis).then(|| book.choose(root, &self.options.book_policy));
+            if let Some(choice) = choice.flatten() {
+                out.info_string(&format!(
+                    "book move {} (probability {:.3}, {} book positions)",
+                    choice.mv,
+                    choice.probability,
+                    book.positions()
+                ))?;
+                let ponder = choice.ponder.filter(|_| self.options.ponder);
+                let line = match ponder {
+                    Some(p) => format!("bestmove {} ponder {p}", choice.mv),
+                    None => format!("bestmove {}", choice.mv),
+                };
+                out.send(&line)?;
+                return Ok(None);
+            }
         }
         let side = root.side_to_move();
         let settings = self.options.time_settings();
