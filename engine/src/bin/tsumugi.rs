@@ -1,9 +1,11 @@
 //! `tsumugi`: with no arguments a USI playing engine on stdin/stdout; `match ...` plays a
 //! match between two configurations or against an external USI engine; `bench` prints the
-//! search's functional signature. The logic lives in the library (`engine::usi_front`,
+//! search's functional signature; `predict` and `book ...` are the ponder's and the opening
+//! book's tools. The logic lives in the library (`engine::usi_front`,
 //! `engine::matches::args`, `engine::tools::bench`).
 
 use clap::{Args, Parser, Subcommand};
+use engine::book::commands::{self as book_commands, BookArgs};
 use engine::matches::args::{self as match_args, params_from, MatchArgs};
 use engine::search::ponder::PonderSettings;
 use engine::tools::bench::{run_bench, run_positions, DEFAULT_BENCH_DEPTH};
@@ -35,6 +37,9 @@ enum Command {
     /// How well the ponder's prediction (depth-6 MultiPV-8) foresees the moves of recorded
     /// games (`position ... moves ...` lines, as `match --record` writes them).
     Predict(PredictArgs),
+    /// Opening books: build one from game records, its statistics, and the exact
+    /// pseudo-match of two books (seed 004).
+    Book(BookArgs),
 }
 
 #[derive(Args)]
@@ -162,5 +167,6 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => ExitCode::from(match_args::run(&args)),
         Some(Command::Bench(args)) => bench(&args),
         Some(Command::Predict(args)) => predict(&args),
+        Some(Command::Book(args)) => ExitCode::from(book_commands::run(&args)),
     }
 }

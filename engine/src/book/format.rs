@@ -91,6 +91,11 @@ impl Book {
             .or_insert_with(|| BookEntry { ply: pos.ply(), moves: Vec::new() })
     }
 
+    /// Sets the moves of the position with this key (see [`position_key`]).
+    pub(crate) fn insert(&mut self, key: String, entry: BookEntry) {
+        self.entries.insert(key, entry);
+    }
+
     /// Every position (its key) with its moves, sorted by key.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &BookEntry)> {
         self.entries.iter().map(|(k, e)| (k.as_str(), e))

@@ -1,7 +1,10 @@
 //! Opening books (seed 004): the book file that shogi engines and GUIs share ([`format`]),
+//! building one from game records ([`build`]),
 //! which of a position's book moves to play ([`policy`]), what a book holds ([`stats`]), and the
-//! exact pseudo-match of two books ([`versus`]).
+//! exact pseudo-match of two books ([`versus`]); [`commands`] is `tsumugi book`.
 
+pub mod build;
+pub mod commands;
 pub mod format;
 pub mod policy;
 pub mod stats;

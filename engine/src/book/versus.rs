@@ -55,8 +55,9 @@ impl PseudoMatch {
     }
 }
 
+/// `-p log2 p`, exactly 0 for a certain exit (not -0, which would print as `-0.00`).
 fn surprise(p: f64) -> f64 {
-    if p > 0.0 {
+    if p > 0.0 && p < 1.0 {
         -p * p.log2()
     } else {
         0.0

@@ -1,0 +1,229 @@
+//! `tsumugi book ...`: the command line of the book tools (`build`, `stats`, `versus`). Each
+//! prints its tables as Markdown, ready for `benches/README.md`.
+
+use crate::book::build::{games_of, BookBuilder, BuildSettings};
+use crate::book::format::Book;
+use crate::book::policy::BookPolicy;
+use crate::book::stats::BookStats;
+use crate::book::versus::{pseudo_match, PseudoMatch, Side};
+use clap::{Args, Subcommand};
+use shogi::notation::{decode_text, Format};
+use shogi::Position;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    pub command: BookCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BookCommand {
+    /// Build a book from game records (CSA, KIF, KI2, or USI `position ... moves` lines).
+    Build(BuildArgs),
+    /// What a book holds: positions and moves by ply, and how long it stays in book against
+    /// itself.
+    Stats(StatsArgs),
+    /// The exact pseudo-match of two books, both colour assignments.
+    Versus(VersusArgs),
+}
+
+/// How a book is played (the USI options of the same names).
+#[derive(Args, Debug, Clone)]
+pub struct PolicyArgs {
+    #[arg(long, default_value_t = BookPolicy::default().max_ply)]
+    pub max_ply: u32,
+    #[arg(long, default_value_t = BookPolicy::default().eval_diff)]
+    pub eval_diff: i32,
+    #[arg(long, default_value_t = BookPolicy::default().min_count)]
+    pub min_count: u64,
+    /// Play the best move only (`BookRandom false`).
+    #[arg(long)]
+    pub best_only: bool,
+}
+
+impl PolicyArgs {
+    fn policy(&self) -> BookPolicy {
+        BookPolicy {
+            max_ply: self.max_ply,
+            eval_diff: self.eval_diff,
+            min_count: self.min_count,
+            random: !self.best_only,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// Record files.
+    #[arg(required = true)]
+    pub records: Vec<PathBuf>,
+    /// The book to write.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Positions past this move number are not added.
+    #[arg(long, default_value_t = 40)]
+    pub max_ply: u32,
+    /// Moves played fewer times are left out.
+    #[arg(long, default_value_t = 1)]
+    pub min_count: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    pub book: PathBuf,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct VersusArgs {
+    pub a: PathBuf,
+    pub b: PathBuf,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+}
+
+/// Runs a book command; the exit code (2: bad input).
+pub fn run(args: &BookArgs) -> u8 {
+    let result = match &args.command {
+        BookCommand::Build(a) => build(a),
+        BookCommand::Stats(a) => stats(a),
+        BookCommand::Versus(a) => versus(a),
+    };
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            0
+        }
+        Err(e) => {
+            eprintln!("tsumugi book: {e}");
+            2
+        }
+    }
+}
+
+fn build(args: &BuildArgs) -> Result<String, String> {
+    let settings = BuildSettings { max_ply: args.max_ply, min_count: args.min_count };
+    let mut builder = BookBuilder::default();
+    let mut out = String::new();
+    for path in &args.records {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let (games, errors) = games_of(&decode_text(&bytes), Format::from_path(path));
+        for e in &errors {
+            eprintln!("tsumugi book build: {}: {e} (record skipped)", path.display());
+        }
+        let decided = games.iter().filter(|g| g.decided).count();
+        let _ = writeln!(
+            out,
+            "{}: {} games ({decided} with a result), {} skipped",
+            path.display(),
+            games.len(),
+            errors.len()
+        );
+        games.iter().for_each(|g| builder.add(g, &settings));
+    }
+    let book = builder.book(&settings);
+    book.save(&args.out)?;
+    let _ = writeln!(out, "wrote {} positions to {}", book.len(), args.out.display());
+    Ok(out)
+}
+
+fn load(path: &Path) -> Result<Book, String> {
+    let (book, errors) = Book::load(path)?;
+    for e in &errors {
+        eprintln!("tsumugi book: {}: {e} (skipped)", path.display());
+    }
+    Ok(book)
+}
+
+fn stats(args: &StatsArgs) -> Result<String, String> {
+    let book = load(&args.book)?;
+    let policy = args.policy.policy();
+    let s = BookStats::of(&book, &policy);
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "{}: {} positions, {} playable moves, {:.3} per position, largest ply {}",
+        args.book.display(),
+        s.positions,
+        s.moves,
+        s.average_moves(),
+        s.max_ply
+    );
+    let _ = writeln!(t, "\n| moves in a position | positions |\n|---|---|");
+    for (n, &c) in s.by_moves.iter().enumerate().filter(|(_, &c)| c > 0) {
+        let _ = writeln!(t, "| {n} | {c} |");
+    }
+    let itself = pseudo_match(&Position::startpos(), side(&book, &policy), side(&book, &policy));
+    let _ = writeln!(t, "\n| ply | positions | moves per position | in book against itself |");
+    let _ = writeln!(t, "|---|---|---|---|");
+    for (ply, &(n, moves)) in s.by_ply.iter().enumerate().skip(1) {
+        let avg = if n > 0 { format!("{:.2}", moves as f64 / n as f64) } else { "-".into() };
+        let p = itself.in_book.get(ply - 1).copied().unwrap_or(0.0);
+        let _ = writeln!(t, "| {ply} | {n} | {avg} | {p:.4} |");
+    }
+    Ok(t)
+}
+
+fn side<'a>(book: &'a Book, policy: &'a BookPolicy) -> Side<'a> {
+    Side { book, policy }
+}
+
+fn versus(args: &VersusArgs) -> Result<String, String> {
+    let (a, b) = (load(&args.a)?, load(&args.b)?);
+    let policy = args.policy.policy();
+    let start = Position::startpos();
+    let ab = pseudo_match(&start, side(&a, &policy), side(&b, &policy));
+    let ba = pseudo_match(&start, side(&b, &policy), side(&a, &policy));
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "A = {}, B = {}\n\n| black | white | exit positions | entropy (bits) | book moves, black | \
+         book moves, white |\n|---|---|---|---|---|---|",
+        args.a.display(),
+        args.b.display()
+    );
+    for (names, m) in [(("A", "B"), &ab), (("B", "A"), &ba)] {
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {:.2} | {:.2} | {:.2} |",
+            names.0,
+            names.1,
+            m.exits.len(),
+            m.entropy(),
+            m.book_moves[0],
+            m.book_moves[1]
+        );
+    }
+    let _ = writeln!(t, "\n{}", by_ply_table(&ab, &ba));
+    Ok(t)
+}
+
+/// In-book probability, exits and entropy share per ply, both colour assignments.
+fn by_ply_table(ab: &PseudoMatch, ba: &PseudoMatch) -> String {
+    let (xa, xb) = (ab.exits_by_ply(), ba.exits_by_ply());
+    let plies = ab.in_book.len().max(ba.in_book.len()).max(xa.len()).max(xb.len());
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "| ply | in book, A black | in book, B black | exits, A black | exits, B black | \
+         entropy, A black | entropy, B black |\n|---|---|---|---|---|---|---|"
+    );
+    for k in 0..plies {
+        let p = |m: &PseudoMatch| m.in_book.get(k).copied().unwrap_or(0.0);
+        let x = |v: &[(usize, f64)]| v.get(k).copied().unwrap_or((0, 0.0));
+        let _ = writeln!(
+            t,
+            "| {k} | {:.4} | {:.4} | {} | {} | {:.3} | {:.3} |",
+            p(ab),
+            p(ba),
+            x(&xa).0,
+            x(&xb).0,
+            x(&xa).1,
+            x(&xb).1
+        );
+    }
+    t
+}
