@@ -68,3 +68,18 @@ fn build_stats_and_versus_from_records() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+#[test]
+fn think_grows_a_book_and_goes_on_from_it() {
+    let out_book = temp("think.db");
+    let path = out_book.display().to_string();
+    let run = |leaves: &str| book(&["think", "-o", &path, "--leaves", leaves, "--nodes", "2000"]);
+    let out = run("3");
+    assert!(out.status.success(), "{out:?}");
+    assert!(text(&out).contains("searched 3 leaves: 3 positions (was 0)"), "{out:?}");
+    let out = run("2");
+    assert!(text(&out).contains("searched 2 leaves: 5 positions (was 3)"), "{out:?}");
+    let out = book(&["stats", &path, "--min-count", "0"]);
+    assert!(text(&out).contains("5 positions"), "{out:?}");
+    let _ = std::fs::remove_file(out_book);
+}

@@ -5,11 +5,14 @@ use crate::book::build::{games_of, BookBuilder, BuildSettings};
 use crate::book::format::Book;
 use crate::book::policy::BookPolicy;
 use crate::book::stats::BookStats;
+use crate::book::think::{backed_up, expand, next_leaf, think_engine, ThinkSettings};
 use crate::book::versus::{pseudo_match, PseudoMatch, Side};
 use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shogi::notation::{decode_text, Format};
 use shogi::Position;
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -27,6 +30,35 @@ pub enum BookCommand {
     Stats(StatsArgs),
     /// The exact pseudo-match of two books, both colour assignments.
     Versus(VersusArgs),
+    /// Grow a book with our own search, best-first from the root (drop-out expansion); goes
+    /// on from the book when it exists.
+    Think(ThinkArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ThinkArgs {
+    /// The book to grow (created when missing).
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Leaves to search in this run.
+    #[arg(long, default_value_t = 100)]
+    pub leaves: usize,
+    /// Nodes of each leaf's search.
+    #[arg(long, default_value_t = ThinkSettings::default().nodes)]
+    pub nodes: u64,
+    /// Positions past this move number are not expanded.
+    #[arg(long, default_value_t = ThinkSettings::default().max_ply)]
+    pub max_ply: u32,
+    /// Centipawns one more ply costs when choosing the next leaf (small: deep main lines;
+    /// large: broad).
+    #[arg(long, default_value_t = ThinkSettings::default().depth_cost)]
+    pub depth_cost: i32,
+    /// Hash of the search (MiB).
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Write the book every this many leaves.
+    #[arg(long, default_value_t = 10)]
+    pub save_every: usize,
 }
 
 /// How a book is played (the USI options of the same names).
@@ -91,6 +123,7 @@ pub fn run(args: &BookArgs) -> u8 {
         BookCommand::Build(a) => build(a),
         BookCommand::Stats(a) => stats(a),
         BookCommand::Versus(a) => versus(a),
+        BookCommand::Think(a) => think(a),
     };
     match result {
         Ok(text) => {
@@ -226,4 +259,45 @@ fn by_ply_table(ab: &PseudoMatch, ba: &PseudoMatch) -> String {
         );
     }
     t
+}
+
+fn think(args: &ThinkArgs) -> Result<String, String> {
+    let mut book = if args.out.exists() { load(&args.out)? } else { Book::new() };
+    let before = book.len();
+    let s = ThinkSettings {
+        nodes: args.nodes.max(1),
+        max_ply: args.max_ply,
+        depth_cost: args.depth_cost,
+        moves_per_leaf: 2,
+    };
+    let mut engine = think_engine(args.hash.max(1));
+    let root = Position::startpos();
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(args.leaves as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} leaves [{elapsed_precise}, eta {eta}] {wide_msg}",
+    ) {
+        bar.set_style(style);
+    }
+    let mut searched = 0;
+    for i in 0..args.leaves {
+        let Some(leaf) = next_leaf(&book, &root, &s) else { break };
+        expand(&mut engine, &mut book, &leaf, &s);
+        searched += 1;
+        bar.set_message(format!("{} positions, last at ply {}", book.len(), leaf.ply()));
+        bar.inc(1);
+        if (i + 1) % args.save_every.max(1) == 0 {
+            backed_up(&book).save(&args.out)?;
+        }
+    }
+    bar.finish_and_clear();
+    backed_up(&book).save(&args.out)?;
+    Ok(format!(
+        "searched {searched} leaves: {} positions (was {before}), written to {}\n",
+        book.len(),
+        args.out.display()
+    ))
 }

@@ -1,5 +1,5 @@
 //! Opening books (seed 004): the book file that shogi engines and GUIs share ([`format`]),
-//! building one from game records ([`build`]),
+//! building one from game records ([`build`]) or by our own search ([`think`]),
 //! which of a position's book moves to play ([`policy`]), what a book holds ([`stats`]), and the
 //! exact pseudo-match of two books ([`versus`]); [`commands`] is `tsumugi book`.
 
@@ -8,6 +8,7 @@ pub mod commands;
 pub mod format;
 pub mod policy;
 pub mod stats;
+pub mod think;
 pub mod versus;
 
 pub use format::{position_key, Book, BookEntry, BookError, BookMove};
