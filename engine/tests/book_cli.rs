@@ -61,6 +61,27 @@ fn build_stats_and_versus_from_records() {
     // B black: 2g2f, then A has nothing.
     assert!(stdout.contains("| B | A | 1 | 0.00 | 1.00 | 0.00 |"), "{stdout}");
 
+    // The figures.
+    let dir = temp("figures");
+    let dir_arg = dir.display().to_string();
+    let out =
+        book(&["versus", &a.display().to_string(), &b.display().to_string(), "--svg", &dir_arg]);
+    assert!(out.status.success(), "{out:?}");
+    let out = book(&["stats", &a.display().to_string(), "--svg", &dir_arg]);
+    assert!(out.status.success(), "{out:?}");
+    let stem_a = a.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem_b = b.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    for f in ["in_book", "exits", "entropy"] {
+        let svg = dir.join(format!("{stem_a}_vs_{stem_b}_{f}.svg"));
+        let text =
+            std::fs::read_to_string(&svg).unwrap_or_else(|e| panic!("{}: {e}", svg.display()));
+        assert!(text.starts_with("<svg") && text.contains("<polyline"), "{text}");
+    }
+    for f in ["positions_by_ply", "moves_by_ply", "in_book_itself"] {
+        assert!(dir.join(format!("{stem_a}_{f}.svg")).exists(), "{f}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+
     let out = book(&["stats", "/nonexistent/tsumugi/book.db"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/tsumugi/book.db"));

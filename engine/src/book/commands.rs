@@ -7,6 +7,7 @@ use crate::book::policy::BookPolicy;
 use crate::book::stats::BookStats;
 use crate::book::think::{backed_up, expand, next_leaf, think_engine, ThinkSettings};
 use crate::book::versus::{pseudo_match, PseudoMatch, Side};
+use crate::tools::chart::LineChart;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shogi::notation::{decode_text, Format};
@@ -107,6 +108,9 @@ pub struct StatsArgs {
     pub book: PathBuf,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    /// Write the figures (SVG) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -115,6 +119,9 @@ pub struct VersusArgs {
     pub b: PathBuf,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    /// Write the figures (SVG) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
 }
 
 /// Runs a book command; the exit code (2: bad input).
@@ -197,7 +204,74 @@ fn stats(args: &StatsArgs) -> Result<String, String> {
         let p = itself.in_book.get(ply - 1).copied().unwrap_or(0.0);
         let _ = writeln!(t, "| {ply} | {n} | {avg} | {p:.4} |");
     }
+    if let Some(dir) = &args.svg {
+        let name = file_name(&args.book);
+        let by_ply = |f: &dyn Fn(usize, usize) -> f64| -> Vec<(f64, f64)> {
+            s.by_ply.iter().enumerate().skip(1).map(|(k, &(n, m))| (k as f64, f(n, m))).collect()
+        };
+        let figures = [
+            (
+                "positions_by_ply",
+                "Book positions by ply (seed fig. 2)",
+                "positions",
+                by_ply(&|n, _| n as f64),
+            ),
+            (
+                "moves_by_ply",
+                "Playable moves per position by ply (seed fig. 3)",
+                "moves per position",
+                by_ply(&|n, m| if n > 0 { m as f64 / n as f64 } else { 0.0 }),
+            ),
+            (
+                "in_book_itself",
+                "In book against itself (seed fig. 7)",
+                "probability",
+                curve(&itself.in_book),
+            ),
+        ];
+        for (file, title, y, points) in figures {
+            write_chart(
+                dir,
+                &format!("{name}_{file}.svg"),
+                title,
+                y,
+                vec![(name.clone(), points)],
+                &mut t,
+            )?;
+        }
+    }
     Ok(t)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_stem().map_or_else(|| "book".to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// A per-ply sequence as points (ply from 0).
+fn curve(values: &[f64]) -> Vec<(f64, f64)> {
+    values.iter().enumerate().map(|(k, &v)| (k as f64, v)).collect()
+}
+
+/// Writes one figure into `dir` and notes it in the report.
+fn write_chart(
+    dir: &Path,
+    file: &str,
+    title: &str,
+    y_label: &str,
+    series: Vec<(String, Vec<(f64, f64)>)>,
+    report: &mut String,
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let chart = LineChart {
+        title: title.to_string(),
+        x_label: "ply".to_string(),
+        y_label: y_label.to_string(),
+        series,
+    };
+    let path = dir.join(file);
+    std::fs::write(&path, chart.svg()).map_err(|e| format!("{}: {e}", path.display()))?;
+    let _ = writeln!(report, "wrote {}", path.display());
+    Ok(())
 }
 
 fn side<'a>(book: &'a Book, policy: &'a BookPolicy) -> Side<'a> {
@@ -231,6 +305,45 @@ fn versus(args: &VersusArgs) -> Result<String, String> {
         );
     }
     let _ = writeln!(t, "\n{}", by_ply_table(&ab, &ba));
+    if let Some(dir) = &args.svg {
+        let (na, nb) = (file_name(&args.a), file_name(&args.b));
+        let labels = [format!("{na} black, {nb} white"), format!("{nb} black, {na} white")];
+        let both = |f: &dyn Fn(&PseudoMatch) -> Vec<(f64, f64)>| {
+            vec![(labels[0].clone(), f(&ab)), (labels[1].clone(), f(&ba))]
+        };
+        let exits = |m: &PseudoMatch, entropy: bool| -> Vec<(f64, f64)> {
+            m.exits_by_ply()
+                .iter()
+                .enumerate()
+                .map(|(k, &(n, h))| (k as f64, if entropy { h } else { n as f64 }))
+                .collect()
+        };
+        let stem = format!("{na}_vs_{nb}");
+        write_chart(
+            dir,
+            &format!("{stem}_in_book.svg"),
+            "In book by ply (seed fig. 7)",
+            "probability",
+            both(&|m| curve(&m.in_book)),
+            &mut t,
+        )?;
+        write_chart(
+            dir,
+            &format!("{stem}_exits.svg"),
+            "Exit positions by ply (seed fig. 6)",
+            "positions",
+            both(&|m| exits(m, false)),
+            &mut t,
+        )?;
+        write_chart(
+            dir,
+            &format!("{stem}_entropy.svg"),
+            "Entropy of the exits by ply (seed fig. 8)",
+            "bits",
+            both(&|m| exits(m, true)),
+            &mut t,
+        )?;
+    }
     Ok(t)
 }
 
