@@ -61,6 +61,23 @@ fn build_stats_and_versus_from_records() {
     // B black: 2g2f, then A has nothing.
     assert!(stdout.contains("| B | A | 1 | 0.00 | 1.00 | 0.00 |"), "{stdout}");
 
+    // The estimated score with a given curve; a malformed curve is refused.
+    let (a_arg, b_arg) = (a.display().to_string(), b.display().to_string());
+    let out = book(&["versus", &a_arg, &b_arg, "--eval-nodes", "300", "--logistic", "0,0.01"]);
+    let stdout = text(&out);
+    assert!(out.status.success(), "{out:?}");
+    let line = stdout.lines().find(|l| l.starts_with("Estimated score of A against B: "));
+    let score: f64 =
+        line.and_then(|l| l.split_whitespace().nth(6)).and_then(|x| x.parse().ok()).unwrap_or(-1.0);
+    assert!((0.0..=1.0).contains(&score), "{stdout}");
+    // The same book on both sides: the same exit for either colour, evaluated alike, so an
+    // even score.
+    let out = book(&["versus", &b_arg, &b_arg, "--eval-nodes", "300", "--logistic", "0,0.01"]);
+    assert!(text(&out).contains("Estimated score of A against B: 0.5000"), "{out:?}");
+    let out = book(&["versus", &a_arg, &b_arg, "--eval-nodes", "300", "--logistic", "zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--logistic"), "{out:?}");
+
     // The figures.
     let dir = temp("figures");
     let dir_arg = dir.display().to_string();

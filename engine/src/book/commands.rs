@@ -2,11 +2,13 @@
 //! prints its tables as Markdown, ready for `benches/README.md`.
 
 use crate::book::build::{games_of, BookBuilder, BuildSettings};
+use crate::book::estimate::{samples_of, ExitEvaluation, Logistic};
 use crate::book::format::Book;
 use crate::book::policy::BookPolicy;
 use crate::book::stats::BookStats;
 use crate::book::think::{backed_up, expand, next_leaf, think_engine, ThinkSettings};
 use crate::book::versus::{pseudo_match, PseudoMatch, Side};
+use crate::search::engine::Engine;
 use crate::tools::chart::LineChart;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -122,6 +124,18 @@ pub struct VersusArgs {
     /// Write the figures (SVG) into this folder.
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
+    /// Estimate A's score: evaluate every exit with a search of this many nodes (0: no
+    /// estimate).
+    #[arg(long, default_value_t = 0)]
+    pub eval_nodes: u64,
+    /// The logistic curve from evaluation to score, fitted on these recorded games (with
+    /// results; positions every 8 plies up to the 100th, evaluated as the exits are).
+    #[arg(long, value_name = "RECORDS", num_args = 1..)]
+    pub fit: Vec<PathBuf>,
+    /// The curve given instead of fitted: `ALPHA,BETA` (black's score is
+    /// `1 / (1 + exp(-(ALPHA + BETA * v)))`, v in centipawns for black).
+    #[arg(long, value_name = "ALPHA,BETA", allow_hyphen_values = true)]
+    pub logistic: Option<String>,
 }
 
 /// Runs a book command; the exit code (2: bad input).
@@ -252,7 +266,7 @@ fn curve(values: &[f64]) -> Vec<(f64, f64)> {
     values.iter().enumerate().map(|(k, &v)| (k as f64, v)).collect()
 }
 
-/// Writes one figure into `dir` and notes it in the report.
+/// Writes one figure by ply into `dir` and notes it in the report.
 fn write_chart(
     dir: &Path,
     file: &str,
@@ -261,10 +275,23 @@ fn write_chart(
     series: Vec<(String, Vec<(f64, f64)>)>,
     report: &mut String,
 ) -> Result<(), String> {
+    write_chart_with_x(dir, file, title, "ply", y_label, series, report)
+}
+
+/// Writes one figure into `dir` and notes it in the report.
+fn write_chart_with_x(
+    dir: &Path,
+    file: &str,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: Vec<(String, Vec<(f64, f64)>)>,
+    report: &mut String,
+) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let chart = LineChart {
         title: title.to_string(),
-        x_label: "ply".to_string(),
+        x_label: x_label.to_string(),
         y_label: y_label.to_string(),
         series,
     };
@@ -305,6 +332,9 @@ fn versus(args: &VersusArgs) -> Result<String, String> {
         );
     }
     let _ = writeln!(t, "\n{}", by_ply_table(&ab, &ba));
+    if args.eval_nodes > 0 {
+        estimate_score(args, &ab, &ba, &mut t)?;
+    }
     if let Some(dir) = &args.svg {
         let (na, nb) = (file_name(&args.a), file_name(&args.b));
         let labels = [format!("{na} black, {nb} white"), format!("{nb} black, {na} white")];
@@ -413,4 +443,92 @@ fn think(args: &ThinkArgs) -> Result<String, String> {
         book.len(),
         args.out.display()
     ))
+}
+
+/// The curve of `--logistic`, or fitted on the games of `--fit`.
+fn curve_of(
+    args: &VersusArgs,
+    engine: &mut Engine,
+    report: &mut String,
+) -> Result<Logistic, String> {
+    if let Some(text) = &args.logistic {
+        let parts: Vec<f64> = text.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+        return match parts[..] {
+            [alpha, beta] => Ok(Logistic { alpha, beta }),
+            _ => Err(format!("--logistic {text:?}: expected ALPHA,BETA")),
+        };
+    }
+    if args.fit.is_empty() {
+        return Err("--eval-nodes needs a curve: --fit RECORDS... or --logistic ALPHA,BETA".into());
+    }
+    let mut games = Vec::new();
+    for path in &args.fit {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        games.extend(games_of(&decode_text(&bytes), Format::from_path(path)).0);
+    }
+    let samples = samples_of(&games, engine, args.eval_nodes, 0, 8, 100);
+    let curve = Logistic::fit(&samples)
+        .ok_or_else(|| format!("no logistic curve fits the {} samples of --fit", samples.len()))?;
+    let _ = writeln!(
+        report,
+        "Logistic curve fitted on {} positions of {} games: alpha {:.4}, beta {:.6} per cp \
+         (black's score 1 / (1 + exp(-(alpha + beta v))))\n",
+        samples.len(),
+        games.iter().filter(|g| g.decided).count(),
+        curve.alpha,
+        curve.beta
+    );
+    Ok(curve)
+}
+
+/// The seed's table 4 and A's estimated score.
+fn estimate_score(
+    args: &VersusArgs,
+    ab: &PseudoMatch,
+    ba: &PseudoMatch,
+    t: &mut String,
+) -> Result<(), String> {
+    let mut engine = think_engine(16);
+    let curve = curve_of(args, &mut engine, t)?;
+    let eab = ExitEvaluation::of(ab, &mut engine, args.eval_nodes, &curve);
+    let eba = ExitEvaluation::of(ba, &mut engine, args.eval_nodes, &curve);
+    let _ = writeln!(
+        t,
+        "| black | white | mean evaluation at exit (black, cp) | deviation | black's expected score |\n\
+         |---|---|---|---|---|"
+    );
+    for (names, e) in [(("A", "B"), &eab), (("B", "A"), &eba)] {
+        let (mean, dev) = e.mean_and_deviation();
+        let _ = writeln!(
+            t,
+            "| {} | {} | {mean:.1} | {dev:.1} | {:.4} |",
+            names.0, names.1, e.black_score
+        );
+    }
+    let a_score = (eab.black_score + (1.0 - eba.black_score)) / 2.0;
+    let _ = writeln!(
+        t,
+        "\nEstimated score of A against B: {:.4} ({:+.1} Elo; each colour half the games, exits \
+         evaluated with {} nodes).",
+        a_score,
+        crate::matches::elo::elo_from_score(a_score),
+        args.eval_nodes
+    );
+    if let Some(dir) = &args.svg {
+        let (na, nb) = (file_name(&args.a), file_name(&args.b));
+        let series = vec![
+            (format!("{na} black, {nb} white"), eab.histogram(50.0)),
+            (format!("{nb} black, {na} white"), eba.histogram(50.0)),
+        ];
+        write_chart_with_x(
+            dir,
+            &format!("{na}_vs_{nb}_exit_evaluations.svg"),
+            "Exit evaluations, probability per 50 cp (seed fig. 11)",
+            "evaluation at exit (cp, black)",
+            "probability",
+            series,
+            t,
+        )?;
+    }
+    Ok(())
 }
