@@ -31,6 +31,8 @@ fn internal(params: Params) -> PlayerSpec {
         threads: 1,
         settings: TimeSettings { network_delay_ms: 5, minimum_thinking_ms: 0 },
         ponder: None,
+        book: None,
+        book_policy: Default::default(),
     })
 }
 
@@ -272,4 +274,45 @@ fn match_with_ponder_on_both_sides() {
     for p in [sent, wrapper] {
         let _ = std::fs::remove_file(p);
     }
+}
+
+/// Player A with a book: its first move as black is the book's (a move the search would not
+/// choose), and its name says which book it plays.
+#[test]
+fn match_with_a_book() {
+    let book = temp_path("opening.db");
+    let text = "#YANEURAOU-DB2016 1.00\n\
+                sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n\
+                9i9h none 0 0 1\n";
+    std::fs::write(&book, text).unwrap_or_else(|e| panic!("{e}"));
+    let record = temp_path("book-games.txt");
+    let out = tsumugi_match(&[
+        "--games",
+        "2",
+        "--openings",
+        "startpos",
+        "--movetime-ms",
+        "30",
+        "--max-plies",
+        "6",
+        "--hash",
+        "4",
+        "--a-book",
+        &book.display().to_string(),
+        "--record",
+        &record.display().to_string(),
+    ]);
+    let ([games, ..], endings) = results(&out);
+    assert_eq!(games, 2);
+    assert!(endings.contains("illegal 0") && endings.contains("crash 0"), "{endings}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stem = book.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    assert!(stdout.contains(&format!("A: tsumugi[book={stem}]")), "{stdout}");
+    let games = std::fs::read_to_string(&record).unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<&str> = games.lines().filter(|l| l.starts_with("position")).collect();
+    // Game 1: A is black and plays the book's 9i9h; game 2: B is black and searches.
+    assert!(lines[0].starts_with("position startpos moves 9i9h "), "{games}");
+    assert!(!lines[1].starts_with("position startpos moves 9i9h "), "{games}");
+    let _ = std::fs::remove_file(book);
+    let _ = std::fs::remove_file(record);
 }

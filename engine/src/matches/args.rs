@@ -1,5 +1,6 @@
 //! The command line of `tsumugi match` and its translation into a [`MatchConfig`].
 
+use crate::book::{Book, BookPolicy};
 use crate::matches::external_engine::ExternalSpec;
 use crate::matches::game::GameClock;
 use crate::matches::internal_player::InternalSpec;
@@ -11,6 +12,7 @@ use crate::search::report::SearchLimits;
 use crate::time_manager::TimeSettings;
 use clap::Args;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The opening file of the project, read from `../shared` at run time (never copied).
 pub const SHARED_OPENINGS: &str = "shared/problems/engine_opening_positions.sfen";
@@ -52,6 +54,15 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5",
           value_parser = clap::value_parser!(u8).range(1..=8))]
     pub b_ponder: Option<u8>,
+    /// Player A plays from this opening book (YaneuraOu text format) while it has the position.
+    #[arg(long, value_name = "BOOK")]
+    pub a_book: Option<PathBuf>,
+    /// Player B (in-process) plays from this opening book.
+    #[arg(long, value_name = "BOOK")]
+    pub b_book: Option<PathBuf>,
+    /// Book positions past this move number are not used (`BookMaxPly`).
+    #[arg(long, value_name = "PLY", default_value_t = BookPolicy::default().max_ply)]
+    pub book_max_ply: u32,
     /// Replies worse than the best by more than this (centipawns) are not pondered on (USI
     /// `PonderMarginCp`), for both in-process players.
     #[arg(long, value_name = "CP", default_value_t = 300)]
@@ -160,6 +171,15 @@ pub fn internal_name(p: &Params, threads: usize, ponder: Option<&PonderSettings>
     }
 }
 
+/// A book for a player; a malformed line is reported on stderr and skipped.
+fn read_book(path: &Path) -> Result<Arc<Book>, String> {
+    let (book, errors) = Book::load(path)?;
+    for e in &errors {
+        eprintln!("{}: {e} (skipped)", path.display());
+    }
+    Ok(Arc::new(book))
+}
+
 fn default_openings() -> Option<PathBuf> {
     let candidates = [
         PathBuf::from("..").join(SHARED_OPENINGS),
@@ -177,29 +197,50 @@ impl MatchArgs {
         let internal = |file: Option<&PathBuf>,
                         set: &[String],
                         threads: u16,
-                        ponder: Option<u8>|
+                        ponder: Option<u8>,
+                        book_file: Option<&PathBuf>|
          -> Result<PlayerSpec, String> {
+            let book = book_file.map(|path| read_book(path)).transpose()?;
             let params = params_from(file.map(PathBuf::as_path), set)?;
             let threads = usize::from(threads);
             let ponder = ponder.map(|n| PonderSettings {
                 candidates: usize::from(n),
                 margin_cp: self.ponder_margin_cp,
             });
+            let mut name = internal_name(&params, threads, ponder.as_ref());
+            if let Some(path) = book_file {
+                let stem =
+                    path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                name = match name.strip_suffix(']') {
+                    Some(open) => format!("{open},book={stem}]"),
+                    None => format!("{name}[book={stem}]"),
+                };
+            }
             Ok(PlayerSpec::Internal(InternalSpec {
-                name: internal_name(&params, threads, ponder.as_ref()),
+                name,
                 params: Box::new(params),
                 hash_mb: self.hash.max(1),
                 threads,
                 settings,
                 ponder,
+                book,
+                book_policy: BookPolicy { max_ply: self.book_max_ply, ..BookPolicy::default() },
             }))
         };
-        let a = internal(self.a_params.as_ref(), &self.a, self.a_threads, self.a_ponder)
-            .map_err(|e| format!("player A: {e}"))?;
+        let a = internal(
+            self.a_params.as_ref(),
+            &self.a,
+            self.a_threads,
+            self.a_ponder,
+            self.a_book.as_ref(),
+        )
+        .map_err(|e| format!("player A: {e}"))?;
         let b = match &self.external {
             Some(path) => {
-                if !self.b.is_empty() || self.b_params.is_some() {
-                    return Err("--b/--b-params and --external exclude each other".to_string());
+                if !self.b.is_empty() || self.b_params.is_some() || self.b_book.is_some() {
+                    return Err(
+                        "--b/--b-params/--b-book and --external exclude each other".to_string()
+                    );
                 }
                 let options = self.external_option.iter().map(|o| split_pair(o)).collect::<Result<
                     Vec<_>,
@@ -213,8 +254,14 @@ impl MatchArgs {
                     ponder: self.b_ponder.is_some(),
                 })
             }
-            None => internal(self.b_params.as_ref(), &self.b, self.b_threads, self.b_ponder)
-                .map_err(|e| format!("player B: {e}"))?,
+            None => internal(
+                self.b_params.as_ref(),
+                &self.b,
+                self.b_threads,
+                self.b_ponder,
+                self.b_book.as_ref(),
+            )
+            .map_err(|e| format!("player B: {e}"))?,
         };
         let openings = match self.openings.as_deref() {
             Some("startpos") => vec![Opening::startpos()],

@@ -7,8 +7,10 @@
 //! [`PonderSettings`] say); when the opponent plays that reply, the search goes on with the
 //! clock as after `ponderhit`; when it plays another, the search is stopped and a new one
 //! starts, which answers from a kept sibling's search when there is one (the same path as a
-//! USI `stop` followed by `go`).
+//! USI `stop` followed by `go`). With a book, a position the book holds is answered from it at
+//! once, as `tsumugi` answers a `go` with `BookFile` set.
 
+use crate::book::{Book, BookPolicy};
 use crate::matches::player::{with_move, GameOver, MoveRequest, Player, PlayerError, Reply};
 use crate::params::Params;
 use crate::search::control::SearchControl;
@@ -16,6 +18,7 @@ use crate::search::engine::Engine;
 use crate::search::ponder::PonderSettings;
 use crate::search::report::{SearchLimits, SearchOutcome};
 use crate::time_manager::{control_for, TimeSettings};
+use crate::tools::xorshift::XorShift64;
 use crate::usi_front::worker::SEARCH_STACK_BYTES;
 use shogi::movegen::is_legal;
 use shogi::{Move, Position};
@@ -36,6 +39,9 @@ pub struct InternalSpec {
     pub settings: TimeSettings,
     /// Think on the opponent's time with these settings (`None`: no pondering).
     pub ponder: Option<PonderSettings>,
+    /// Play from this opening book first (shared by the players of a match, read once).
+    pub book: Option<Arc<Book>>,
+    pub book_policy: BookPolicy,
 }
 
 /// What a search thread gives back: the engine (`None` after a panic, which also leaves the
@@ -64,6 +70,8 @@ pub struct InternalPlayer {
     /// The reply the last search expected.
     expected: Option<Move>,
     pondering: Option<Pondering>,
+    /// Draws book moves; seeded from the player's name, so that a match can be replayed.
+    rng: XorShift64,
 }
 
 impl InternalPlayer {
@@ -74,6 +82,7 @@ impl InternalPlayer {
             engine: Some(new_engine(spec)),
             expected: None,
             pondering: None,
+            rng: XorShift64::new(name_seed(&spec.name)),
         }
     }
 
@@ -136,6 +145,13 @@ impl InternalPlayer {
     }
 }
 
+/// A non-zero seed from a name (FNV-1a).
+fn name_seed(name: &str) -> u64 {
+    name.bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+        | 1
+}
+
 fn new_engine(spec: &InternalSpec) -> Box<Engine> {
     let mut engine = Box::new(Engine::new((*spec.params).clone(), spec.hash_mb));
     engine.set_threads(spec.threads);
@@ -158,6 +174,15 @@ impl Player for InternalPlayer {
     }
 
     fn play(&mut self, request: &MoveRequest) -> Result<Reply, PlayerError> {
+        if let Some(book) = &self.spec.book {
+            let r = (self.rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+            if let Some(m) = self.spec.book_policy.pick(book, request.position, r) {
+                // Out of the search: no pondering was needed, and none follows a book move.
+                self.stop_pondering()?;
+                self.expected = None;
+                return Ok(Reply::Move(m.to_string()));
+            }
+        }
         let side = request.position.side_to_move();
         let budget = request.clock.time_control(side).budget(&self.spec.settings);
         // The search is stopped at its hard limit (or when the game is lost on time anyway).
@@ -219,6 +244,8 @@ mod tests {
             threads: 1,
             settings: TimeSettings::default(),
             ponder,
+            book: None,
+            book_policy: BookPolicy::default(),
         }
     }
 
