@@ -2,7 +2,7 @@
 //! prints its tables as Markdown, ready for `benches/README.md`.
 
 use crate::book::build::{games_of, BookBuilder, BuildSettings};
-use crate::book::estimate::{samples_of, ExitEvaluation, Logistic};
+use crate::book::estimate::{estimate_engine, samples_of, ExitEvaluation, Logistic};
 use crate::book::format::Book;
 use crate::book::policy::BookPolicy;
 use crate::book::stats::BookStats;
@@ -11,7 +11,6 @@ use crate::book::versus::{pseudo_match, PseudoMatch, Side};
 use crate::search::engine::Engine;
 use crate::tools::chart::LineChart;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shogi::notation::{decode_text, Format};
 use shogi::Position;
 use std::fmt::Write as _;
@@ -240,7 +239,7 @@ fn stats(args: &StatsArgs) -> Result<String, String> {
                 "in_book_itself",
                 "In book against itself (seed fig. 7)",
                 "probability",
-                curve(&itself.in_book),
+                in_book_curve(&itself),
             ),
         ];
         for (file, title, y, points) in figures {
@@ -259,6 +258,13 @@ fn stats(args: &StatsArgs) -> Result<String, String> {
 
 fn file_name(path: &Path) -> String {
     path.file_stem().map_or_else(|| "book".to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// The in-book probability per ply, down to the ply where it falls to zero.
+fn in_book_curve(m: &PseudoMatch) -> Vec<(f64, f64)> {
+    let mut points = curve(&m.in_book);
+    points.push((m.in_book.len() as f64, 0.0));
+    points
 }
 
 /// A per-ply sequence as points (ply from 0).
@@ -354,7 +360,7 @@ fn versus(args: &VersusArgs) -> Result<String, String> {
             &format!("{stem}_in_book.svg"),
             "In book by ply (seed fig. 7)",
             "probability",
-            both(&|m| curve(&m.in_book)),
+            both(&|m| in_book_curve(m)),
             &mut t,
         )?;
         write_chart(
@@ -415,16 +421,7 @@ fn think(args: &ThinkArgs) -> Result<String, String> {
     };
     let mut engine = think_engine(args.hash.max(1));
     let root = Position::startpos();
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::with_draw_target(Some(args.leaves as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:30} {pos}/{len} leaves [{elapsed_precise}, eta {eta}] {wide_msg}",
-    ) {
-        bar.set_style(style);
-    }
+    let bar = solver::batch::progress_bar(std::io::stderr().is_terminal(), args.leaves);
     let mut searched = 0;
     for i in 0..args.leaves {
         let Some(leaf) = next_leaf(&book, &root, &s) else { break };
@@ -488,7 +485,7 @@ fn estimate_score(
     ba: &PseudoMatch,
     t: &mut String,
 ) -> Result<(), String> {
-    let mut engine = think_engine(16);
+    let mut engine = estimate_engine(16);
     let curve = curve_of(args, &mut engine, t)?;
     let eab = ExitEvaluation::of(ab, &mut engine, args.eval_nodes, &curve);
     let eba = ExitEvaluation::of(ba, &mut engine, args.eval_nodes, &curve);
@@ -517,13 +514,13 @@ fn estimate_score(
     if let Some(dir) = &args.svg {
         let (na, nb) = (file_name(&args.a), file_name(&args.b));
         let series = vec![
-            (format!("{na} black, {nb} white"), eab.histogram(50.0)),
-            (format!("{nb} black, {na} white"), eba.histogram(50.0)),
+            (format!("{na} black, {nb} white"), eab.histogram(20.0)),
+            (format!("{nb} black, {na} white"), eba.histogram(20.0)),
         ];
         write_chart_with_x(
             dir,
             &format!("{na}_vs_{nb}_exit_evaluations.svg"),
-            "Exit evaluations, probability per 50 cp (seed fig. 11)",
+            "Exit evaluations, probability per 20 cp (seed fig. 11)",
             "evaluation at exit (cp, black)",
             "probability",
             series,

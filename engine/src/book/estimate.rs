@@ -5,6 +5,7 @@
 
 use crate::book::build::Game;
 use crate::book::versus::PseudoMatch;
+use crate::params::Params;
 use crate::search::engine::Engine;
 use crate::search::ponder::score_cp;
 use crate::search::report::SearchLimits;
@@ -61,6 +62,15 @@ impl Logistic {
         }
         Some(Logistic { alpha: a, beta: b / 100.0 })
     }
+}
+
+/// The engine that evaluates: one thread and no root df-pn oracle (which runs on a time
+/// budget), so that a search of a fixed number of nodes gives the same value on every run.
+pub fn estimate_engine(hash_mb: usize) -> Engine {
+    let mut params = Params::default();
+    // The parameter exists (`Params::SPECS`); a failure would only keep the oracle.
+    let _ = params.set("oracle_root_ms", 0);
+    Engine::new(params, hash_mb)
 }
 
 /// Black's evaluation of `pos` (centipawns) by a search of `nodes` nodes, from a cleared
@@ -131,13 +141,23 @@ impl ExitEvaluation {
     }
 
     /// The probability of the exits per evaluation bin of `width` cp (the seed's figure 11):
-    /// (bin's lower edge, probability).
+    /// (bin's centre, probability), every bin from the lowest to the highest, empty ones too,
+    /// so that a curve through them has the histogram's shape.
     pub fn histogram(&self, width: f64) -> Vec<(f64, f64)> {
-        let mut bins: std::collections::BTreeMap<i64, f64> = std::collections::BTreeMap::new();
+        let bin = |v: f64| (v / width).floor() as i64;
+        let (Some(lo), Some(hi)) =
+            (self.exits.iter().map(|e| bin(e.0)).min(), self.exits.iter().map(|e| bin(e.0)).max())
+        else {
+            return Vec::new();
+        };
+        let mut mass = vec![0.0; (hi - lo + 1) as usize];
         for &(v, p) in &self.exits {
-            *bins.entry((v / width).floor() as i64).or_default() += p;
+            mass[(bin(v) - lo) as usize] += p;
         }
-        bins.into_iter().map(|(k, p)| (k as f64 * width, p)).collect()
+        mass.into_iter()
+            .enumerate()
+            .map(|(k, p)| ((lo + k as i64) as f64 * width + width / 2.0, p))
+            .collect()
     }
 }
 
@@ -161,6 +181,17 @@ mod tests {
     }
 
     #[test]
+    fn an_evaluation_is_the_same_on_every_run() {
+        let mut pos = Position::startpos();
+        pos.make_move(pos.parse_usi_move("7g7f").unwrap_or_else(|e| panic!("{e}")));
+        let mut engine = estimate_engine(4);
+        let first = evaluate(&mut engine, &pos, 3_000);
+        evaluate(&mut engine, &Position::startpos(), 3_000);
+        assert_eq!(evaluate(&mut engine, &pos, 3_000), first);
+        assert_eq!(evaluate(&mut estimate_engine(4), &pos, 3_000), first);
+    }
+
+    #[test]
     fn histogram_and_moments_weigh_exits_by_probability() {
         let e = ExitEvaluation {
             exits: vec![(-30.0, 0.25), (10.0, 0.5), (90.0, 0.25)],
@@ -170,6 +201,9 @@ mod tests {
         assert!((mean - 20.0).abs() < 1e-9, "{mean}");
         // Variance: 0.25 * 2500 + 0.5 * 100 + 0.25 * 4900 = 1900.
         assert!((dev - 1900f64.sqrt()).abs() < 1e-9, "{dev}");
-        assert_eq!(e.histogram(50.0), vec![(-50.0, 0.25), (0.0, 0.5), (50.0, 0.25)]);
+        assert_eq!(e.histogram(50.0), vec![(-25.0, 0.25), (25.0, 0.5), (75.0, 0.25)]);
+        // An empty bin between two exits is drawn at zero.
+        let gap = ExitEvaluation { exits: vec![(-30.0, 0.5), (90.0, 0.5)], black_score: 0.0 };
+        assert_eq!(gap.histogram(50.0), vec![(-25.0, 0.5), (25.0, 0.0), (75.0, 0.5)]);
     }
 }

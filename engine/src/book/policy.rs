@@ -64,18 +64,19 @@ impl BookPolicy {
         book.get(pos).map(|e| self.probabilities(e)).unwrap_or_default()
     }
 
-    /// The move drawn by `r` in `[0, 1)` (the seed's cumulative walk), if the book has one.
-    pub fn pick(&self, book: &Book, pos: &Position, r: f64) -> Option<Move> {
+    /// The move drawn by `r` in `[0, 1)` (the seed's cumulative walk) with its probability,
+    /// if the book has one.
+    pub fn pick(&self, book: &Book, pos: &Position, r: f64) -> Option<(Move, f64)> {
         let moves = self.moves(book, pos);
         let mut sum = 0.0;
         for &(m, p) in &moves {
             sum += p;
             if r < sum {
-                return Some(m);
+                return Some((m, p));
             }
         }
         // Rounding left `r` past the last sum.
-        moves.last().map(|&(m, _)| m)
+        moves.last().copied()
     }
 }
 
@@ -139,11 +140,12 @@ mod tests {
         let mut book = Book::new();
         *book.entry_mut(&pos) = entry(&pos, &[("7g7f", 0, 3), ("2g2f", 0, 1)]);
         let policy = BookPolicy::default();
-        let pick = |r| policy.pick(&book, &pos, r).map(|m| m.to_string());
+        let pick = |r| policy.pick(&book, &pos, r).map(|(m, _)| m.to_string());
         assert_eq!(pick(0.0).as_deref(), Some("7g7f"));
         assert_eq!(pick(0.74).as_deref(), Some("7g7f"));
         assert_eq!(pick(0.75).as_deref(), Some("2g2f"));
         assert_eq!(pick(0.999_999).as_deref(), Some("2g2f"));
+        assert_eq!(policy.pick(&book, &pos, 0.2).map(|(_, p)| p), Some(0.75));
         let early = BookPolicy { max_ply: 0, ..policy };
         assert_eq!(early.pick(&book, &pos, 0.5), None);
     }

@@ -175,8 +175,8 @@ impl Player for InternalPlayer {
 
     fn play(&mut self, request: &MoveRequest) -> Result<Reply, PlayerError> {
         if let Some(book) = &self.spec.book {
-            let r = (self.rng.next() >> 11) as f64 / (1u64 << 53) as f64;
-            if let Some(m) = self.spec.book_policy.pick(book, request.position, r) {
+            let r = self.rng.unit();
+            if let Some((m, _)) = self.spec.book_policy.pick(book, request.position, r) {
                 // Out of the search: no pondering was needed, and none follows a book move.
                 self.stop_pondering()?;
                 self.expected = None;

@@ -74,6 +74,8 @@ impl LineChart {
         if y1 <= y0 {
             y1 = y0 + 1.0;
         }
+        // Headroom above the highest point for the legend's lines.
+        y1 += (y1 - y0) * (0.06 + 0.06 * self.series.len() as f64);
         let plot_w = WIDTH - LEFT - RIGHT;
         let plot_h = HEIGHT - TOP - BOTTOM;
         let sx = |x: f64| LEFT + (x - x0) / (x1 - x0) * plot_w;
@@ -135,7 +137,7 @@ impl LineChart {
             TOP + plot_h / 2.0,
             escape(&self.y_label)
         );
-        for (i, (name, pts)) in self.series.iter().enumerate() {
+        for (i, (_, pts)) in self.series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
             let path: Vec<String> =
                 pts.iter().map(|&(x, y)| format!("{:.1},{:.1}", sx(x), sy(y))).collect();
@@ -144,8 +146,20 @@ impl LineChart {
                 "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>",
                 path.join(" ")
             );
-            let ly = TOP + 14.0 + 16.0 * i as f64;
-            let lx = LEFT + plot_w - 200.0;
+        }
+        // The legend last, in the headroom, on a white ground.
+        let lx = LEFT + plot_w - 210.0;
+        let _ = writeln!(
+            s,
+            "<rect x=\"{lx:.1}\" y=\"{:.1}\" width=\"204\" height=\"{:.1}\" fill=\"white\" \
+             fill-opacity=\"0.85\" stroke=\"#ccc\"/>",
+            TOP + 4.0,
+            16.0 * self.series.len() as f64 + 6.0
+        );
+        for (i, (name, _)) in self.series.iter().enumerate() {
+            let colour = COLOURS[i % COLOURS.len()];
+            let ly = TOP + 18.0 + 16.0 * i as f64;
+            let lx = lx + 6.0;
             let _ = writeln!(
                 s,
                 "<line x1=\"{lx:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{colour}\" \

@@ -22,6 +22,12 @@ impl XorShift64 {
         s
     }
 
+    /// The next number as a fraction in `[0, 1)` (its top 53 bits: every such double is
+    /// equally likely).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     /// The next number reduced to `0..n` (`n` > 0).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize

@@ -65,10 +65,8 @@ impl LoadedBook {
 
     /// A move drawn from the book for `pos`, if the policy finds one.
     pub fn choose(&self, pos: &Position, policy: &BookPolicy) -> Option<BookChoice> {
-        let r = (self.rng.borrow_mut().next() >> 11) as f64 / (1u64 << 53) as f64;
-        let mv = policy.pick(&self.book, pos, r)?;
-        let probability =
-            policy.moves(&self.book, pos).iter().find(|(m, _)| *m == mv).map_or(0.0, |x| x.1);
+        let r = self.rng.borrow_mut().unit();
+        let (mv, probability) = policy.pick(&self.book, pos, r)?;
         let ponder =
             self.book.get(pos).and_then(|e| e.moves.iter().find(|b| b.mv == mv)).and_then(|b| {
                 let mut after = pos.clone();

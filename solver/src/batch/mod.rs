@@ -211,7 +211,9 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
     }
 }
 
-fn progress_bar(show: bool, len: usize) -> ProgressBar {
+/// The progress bar of long runs (batch solving, `tsumugi book think`): drawn on stderr when
+/// `show`, else hidden.
+pub fn progress_bar(show: bool, len: usize) -> ProgressBar {
     let bar = if show {
         ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr())
     } else {
