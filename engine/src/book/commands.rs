@@ -55,6 +55,10 @@ pub struct ThinkArgs {
     /// large: broad).
     #[arg(long, default_value_t = ThinkSettings::default().depth_cost)]
     pub depth_cost: i32,
+    /// Moves added per leaf, best first with their values (the seed's Logistello adds the
+    /// best and the second best).
+    #[arg(long, default_value_t = ThinkSettings::default().moves_per_leaf)]
+    pub moves_per_leaf: u32,
     /// Hash of the search (MiB).
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
@@ -66,10 +70,14 @@ pub struct ThinkArgs {
 /// How a book is played (the USI options of the same names).
 #[derive(Args, Debug, Clone)]
 pub struct PolicyArgs {
+    /// Book positions past this move number are not used (`BookMaxPly`).
     #[arg(long, default_value_t = BookPolicy::default().max_ply)]
     pub max_ply: u32,
+    /// Moves valued worse than the position's best by more than this (centipawns) are not
+    /// played (`BookEvalDiff`).
     #[arg(long, default_value_t = BookPolicy::default().eval_diff)]
     pub eval_diff: i32,
+    /// Moves with a smaller count are not played (`BookMinCount`).
     #[arg(long, default_value_t = BookPolicy::default().min_count)]
     pub min_count: u64,
     /// Play the best move only (`BookRandom false`).
@@ -106,6 +114,7 @@ pub struct BuildArgs {
 
 #[derive(Args, Debug)]
 pub struct StatsArgs {
+    /// The book (YaneuraOu text format).
     pub book: PathBuf,
     #[command(flatten)]
     pub policy: PolicyArgs,
@@ -116,7 +125,9 @@ pub struct StatsArgs {
 
 #[derive(Args, Debug)]
 pub struct VersusArgs {
+    /// Book A (its score is estimated).
     pub a: PathBuf,
+    /// Book B.
     pub b: PathBuf,
     #[command(flatten)]
     pub policy: PolicyArgs,
@@ -417,7 +428,7 @@ fn think(args: &ThinkArgs) -> Result<String, String> {
         nodes: args.nodes.max(1),
         max_ply: args.max_ply,
         depth_cost: args.depth_cost,
-        moves_per_leaf: 2,
+        moves_per_leaf: args.moves_per_leaf.max(1),
     };
     let mut engine = think_engine(args.hash.max(1));
     let root = Position::startpos();

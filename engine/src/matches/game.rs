@@ -103,6 +103,10 @@ pub struct GameResult {
 /// search made while pondering answered it).
 pub const AT_ONCE_MS: u64 = 10;
 
+/// The plies of a game (after its opening position) counted as its opening in the time
+/// statistics: where a book saves time (`BookMaxPly`'s default).
+pub const OPENING_PLIES: u32 = 32;
+
 /// How one side used its time: thinking time (answers that came, including a late last one),
 /// and its pondering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -112,6 +116,9 @@ pub struct ThinkStats {
     pub max_ms: u64,
     /// Answers within [`AT_ONCE_MS`].
     pub at_once: u32,
+    /// Moves among the first [`OPENING_PLIES`] plies, and their time.
+    pub opening_moves: u32,
+    pub opening_ms: u64,
     /// Moves after which the side pondered on a reply.
     pub pondered: u32,
     /// Of those, the opponent played the reply pondered on.
@@ -119,7 +126,12 @@ pub struct ThinkStats {
 }
 
 impl ThinkStats {
-    pub fn add(&mut self, ms: u64) {
+    /// One answer, `ply` plies into the game.
+    pub fn add(&mut self, ply: u32, ms: u64) {
+        if ply < OPENING_PLIES {
+            self.opening_moves += 1;
+            self.opening_ms = self.opening_ms.saturating_add(ms);
+        }
         self.moves += 1;
         self.total_ms = self.total_ms.saturating_add(ms);
         self.max_ms = self.max_ms.max(ms);
@@ -131,12 +143,24 @@ impl ThinkStats {
         self.total_ms = self.total_ms.saturating_add(other.total_ms);
         self.max_ms = self.max_ms.max(other.max_ms);
         self.at_once += other.at_once;
+        self.opening_moves += other.opening_moves;
+        self.opening_ms = self.opening_ms.saturating_add(other.opening_ms);
         self.pondered += other.pondered;
         self.ponder_hits += other.ponder_hits;
     }
 
     pub fn average_ms(&self) -> u64 {
         self.total_ms / u64::from(self.moves.max(1))
+    }
+
+    /// Average time of the moves within [`OPENING_PLIES`], and of the moves after them.
+    pub fn opening_and_later_ms(&self) -> (u64, u64) {
+        let later_moves = self.moves.saturating_sub(self.opening_moves);
+        let later_ms = self.total_ms.saturating_sub(self.opening_ms);
+        (
+            self.opening_ms / u64::from(self.opening_moves.max(1)),
+            later_ms / u64::from(later_moves.max(1)),
+        )
     }
 }
 
@@ -254,7 +278,7 @@ pub fn play_game(
             let reply = player.play(&request);
             let used = millis(started.elapsed());
             if reply.is_ok() {
-                think[index(side)].add(used);
+                think[index(side)].add(plies, used);
             }
             let reply = match reply {
                 Ok(r) => r,
@@ -459,5 +483,22 @@ mod tests {
         };
         let r = play(&mut moves(&["7g7f"]), &mut dead, &clock, 100);
         assert_eq!((r.result.winner, r.result.reason), (Some(Color::Black), Reason::Crash));
+    }
+
+    #[test]
+    fn think_stats_split_the_opening_from_the_rest() {
+        let mut s = ThinkStats::default();
+        s.add(0, 0);
+        s.add(OPENING_PLIES - 1, 10);
+        s.add(OPENING_PLIES, 100);
+        s.add(OPENING_PLIES + 5, 300);
+        assert_eq!((s.opening_moves, s.opening_ms, s.at_once), (2, 10, 2));
+        assert_eq!(s.opening_and_later_ms(), (5, 200));
+        let mut merged = ThinkStats::default();
+        merged.merge(&s);
+        merged.merge(&s);
+        assert_eq!((merged.opening_moves, merged.opening_ms), (4, 20));
+        assert_eq!(merged.opening_and_later_ms(), (5, 200));
+        assert_eq!(ThinkStats::default().opening_and_later_ms(), (0, 0));
     }
 }

@@ -8,7 +8,9 @@
 
 use crate::matches::elo::Wdl;
 use crate::matches::external_engine::{ExternalEngine, ExternalSpec};
-use crate::matches::game::{play_game, GameClock, GameRecord, Reason, ThinkStats, AT_ONCE_MS};
+use crate::matches::game::{
+    play_game, GameClock, GameRecord, Reason, ThinkStats, AT_ONCE_MS, OPENING_PLIES,
+};
 use crate::matches::internal_player::{InternalPlayer, InternalSpec};
 use crate::matches::openings::{shuffled_indices, Opening};
 use crate::matches::player::Player;
@@ -170,6 +172,12 @@ impl MatchSummary {
             )
         };
         out.push(format!("time per move: A {}; B {}", t(self.a_think), t(self.b_think)));
+        let (a_open, a_later) = self.a_think.opening_and_later_ms();
+        let (b_open, b_later) = self.b_think.opening_and_later_ms();
+        out.push(format!(
+            "time per move in the first {OPENING_PLIES} plies: A {a_open} ms, B {b_open} ms; \
+             after them: A {a_later} ms, B {b_later} ms"
+        ));
         let p = |s: ThinkStats| {
             format!(
                 "pondered {} times, expected reply played {}",
