@@ -234,7 +234,9 @@ impl<'a> Searcher<'a> {
     #[inline(always)]
     pub(crate) fn do_move(&mut self, m: Move) {
         self.pos.make_move(m);
-        self.keys.push(self.pos.key());
+        let key = self.pos.key();
+        self.tt.prefetch(key);
+        self.keys.push(key);
     }
 
     #[inline(always)]

@@ -105,6 +105,19 @@ impl Engine {
         self.hash_mb
     }
 
+    /// What a user should know about the table just built: smaller than asked, or on 4 KB
+    /// pages (slower: most probes of a large table then miss the TLB too).
+    pub fn table_note(&self) -> Option<String> {
+        let got = self.tt.size_mb();
+        if got < self.hash_mb && got < self.hash_mb.next_power_of_two() / 2 {
+            Some(format!("the hash table has {got} MiB of the {} asked", self.hash_mb))
+        } else if !self.tt.huge_pages() {
+            Some("the hash table is on 4 KB pages (no transparent huge pages here)".to_string())
+        } else {
+            None
+        }
+    }
+
     /// Forgets everything learnt (`usinewgame`).
     pub fn clear(&mut self) {
         self.tt.clear();

@@ -9,7 +9,13 @@
 //! The search threads (Lazy SMP) read and write the table without locks. An entry is two
 //! words, the data and the key xor the data, each written atomically: an entry torn by two
 //! threads writing it at once no longer checks against its key, so it reads as a miss.
+//!
+//! The table is an anonymous memory map on which the kernel is asked for transparent huge
+//! pages: with 4 KB pages nearly every probe of a large table also misses the TLB. The search
+//! prefetches a child's bucket as soon as the move is made, so that the line is on its way
+//! while the node does its other work (repetition, mate distance) before probing.
 
+use memmap2::{Advice, MmapMut};
 use shogi::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -114,11 +120,6 @@ impl Slot {
         self.data.store(data, Ordering::Relaxed);
         self.key_xor_data.store(e.key ^ data, Ordering::Relaxed);
     }
-
-    fn clear(&mut self) {
-        *self.data.get_mut() = 0;
-        *self.key_xor_data.get_mut() = 0;
-    }
 }
 
 const BUCKET: usize = 4;
@@ -128,6 +129,13 @@ const GEN_STEP: u8 = 4;
 #[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket([Slot; BUCKET]);
+
+/// Whether transparent huge pages can be had by asking (`madvise` or `always`), as the
+/// kernel says; elsewhere than Linux, no.
+fn huge_pages_enabled() -> bool {
+    std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+        .is_ok_and(|s| !s.contains("[never]"))
+}
 
 /// A hit: what the table knows about a position.
 #[derive(Copy, Clone, Debug)]
@@ -139,29 +147,100 @@ pub struct Probe {
     pub bound: Bound,
 }
 
+/// The buckets' memory: a zero-filled anonymous map (zero bytes are empty slots).
+struct Buckets {
+    map: MmapMut,
+    len: usize,
+}
+
+impl Buckets {
+    /// `len` empty buckets, or `None` when the system has no such memory to give.
+    fn new(len: usize) -> Option<Buckets> {
+        let map = MmapMut::map_anon(len.checked_mul(std::mem::size_of::<Bucket>())?).ok()?;
+        Some(Buckets { map, len })
+    }
+
+    /// Makes the kernel back every page now (at `isready`), not at the search's first writes:
+    /// a fault that has to compact memory for a huge page would otherwise stall the search.
+    fn touch(&mut self) {
+        for page in self.map.chunks_mut(4096) {
+            page[0] = 0;
+        }
+    }
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[Bucket] {
+        // SAFETY: the map is page-aligned (more than `Bucket`'s 64), holds `len` buckets'
+        // bytes, and lives as long as `self`; a bucket is atomics only, for which any bytes,
+        // zero included, are a valid value, and they are only accessed through the atomics.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<Bucket>(), self.len) }
+    }
+}
+
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     mask: usize,
     generation: AtomicU8,
+    huge_pages: bool,
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` MiB (a power of two of buckets, at least one).
+    /// A table of about `mb` MiB (a power of two of buckets, at least one). When the system
+    /// cannot give that much memory, the largest smaller power of two that it gives.
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let mut buckets = loop {
+            match Buckets::new(len) {
+                Some(b) => break b,
+                None if len > 1 => len /= 2,
+                // One bucket is 64 bytes: a system that cannot map them cannot run us.
+                None => panic!("no memory for a 64-byte transposition table"),
+            }
+        };
+        let huge_pages = huge_pages_enabled() && buckets.map.advise(Advice::HugePage).is_ok();
+        buckets.touch();
         TranspositionTable {
-            buckets: std::iter::repeat_with(Bucket::default).take(buckets).collect(),
-            mask: buckets - 1,
+            buckets,
+            mask: len - 1,
             generation: AtomicU8::new(GEN_STEP),
+            huge_pages,
         }
+    }
+
+    /// Whether the kernel was asked for huge pages and allows them (`info string` says so
+    /// when not).
+    pub fn huge_pages(&self) -> bool {
+        self.huge_pages
+    }
+
+    /// The table's size in MiB (smaller than asked when the system had less to give).
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()).for_each(Slot::clear);
+        self.buckets.map.fill(0);
         *self.generation.get_mut() = GEN_STEP;
+    }
+
+    /// Starts loading the bucket of `key` into the cache, for a probe soon after.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch is only a hint; the address is a live bucket.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    bucket.cast::<i8>(),
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Starts a new search: older entries become preferred victims. Called once per search,
@@ -181,7 +260,7 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[(key >> 16) as usize & self.mask]
+        &self.buckets.as_slice()[(key >> 16) as usize & self.mask]
     }
 
     #[inline]
@@ -249,7 +328,7 @@ impl TranspositionTable {
     /// Permille of the first thousand entries that belong to the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation();
-        let slots = self.buckets.iter().flat_map(|b| b.0.iter()).take(1000);
+        let slots = self.buckets.as_slice().iter().flat_map(|b| b.0.iter()).take(1000);
         let (mut n, mut used) = (0usize, 0usize);
         for slot in slots {
             let e = slot.load();
@@ -284,7 +363,8 @@ mod tests {
     fn size_is_bounded_by_the_megabytes_asked() {
         for mb in [1usize, 3, 16] {
             let tt = TranspositionTable::new(mb);
-            let bytes = tt.buckets.len() * std::mem::size_of::<Bucket>();
+            let bytes = tt.buckets.len * std::mem::size_of::<Bucket>();
+            assert_eq!(tt.size_mb(), bytes >> 20);
             assert!(bytes <= mb << 20 && bytes > (mb << 20) / 4, "{mb} MB: {bytes} bytes");
         }
         assert_eq!(std::mem::size_of::<Bucket>(), 64);

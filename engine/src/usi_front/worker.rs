@@ -60,6 +60,8 @@ pub struct EngineBackend {
     engine: Option<Engine>,
     /// `go mate`: a solver with the engine's table size and default settings.
     mate: MateBackend,
+    /// Lines for `info string`.
+    notes: Vec<String>,
 }
 
 impl EngineBackend {
@@ -71,17 +73,23 @@ impl EngineBackend {
             threads: config.threads,
             ponder: config.ponder,
             engine: None,
+            notes: Vec::new(),
         }
     }
 
     fn engine(&mut self) -> &mut Engine {
         let (params, hash_mb) = (&self.params, self.hash_mb);
+        let mut new_table = self.engine.is_none();
         let engine = self.engine.get_or_insert_with(|| Engine::new(params.clone(), hash_mb));
         if engine.params() != params {
             *engine.params_mut() = params.clone();
         }
         if engine.hash_mb() != hash_mb {
             engine.set_hash_mb(hash_mb);
+            new_table = true;
+        }
+        if new_table {
+            self.notes.extend(engine.table_note());
         }
         engine.set_threads(self.threads);
         engine.set_ponder_settings(self.ponder);
@@ -147,5 +155,11 @@ impl SearchBackend for EngineBackend {
     fn reset(&mut self) {
         self.engine = None;
         self.mate.reset();
+    }
+
+    fn take_notes(&mut self) -> Vec<String> {
+        let mut notes = std::mem::take(&mut self.notes);
+        notes.extend(self.mate.take_notes());
+        notes
     }
 }
