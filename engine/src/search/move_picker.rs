@@ -32,6 +32,10 @@ enum Stage {
     Done,
 }
 
+/// Quiet moves selected one at a time before the rest are sorted at once: most nodes that
+/// reach the quiet moves are cut off within the first few.
+const LAZY_PICKS: usize = 6;
+
 /// Whether `m` captures or promotes (the moves the quiescence search plays).
 #[inline(always)]
 pub fn is_tactical(pos: &Position, m: Move) -> bool {
@@ -468,6 +472,9 @@ pub struct MovePicker {
     scores: [i32; MAX_MOVES],
     len: usize,
     cur: usize,
+    /// Quiet moves: where they start, and how far they are in sorted order.
+    quiets_from: usize,
+    sorted_to: usize,
     bad: [Move; 64],
     bad_len: usize,
     bad_cur: usize,
@@ -495,6 +502,8 @@ impl MovePicker {
             scores: [0; MAX_MOVES],
             len: 0,
             cur: 0,
+            quiets_from: 0,
+            sorted_to: 0,
             bad: [Move::NULL; 64],
             bad_len: 0,
             bad_cur: 0,
@@ -592,12 +601,42 @@ impl MovePicker {
         Some(m)
     }
 
-    /// Insertion sort of the whole list, best first (stable).
-    fn sort_descending(&mut self) {
-        for i in 1..self.len {
+    /// The next quiet move in the order a stable sort by score (best first) would give,
+    /// sorting only as far as moves are taken: most nodes are cut off after a few quiet moves,
+    /// so the first [`LAZY_PICKS`] are selected one by one (the rest keep their order), and
+    /// only a node that wants more sorts what is left.
+    #[inline]
+    fn next_sorted(&mut self) -> Option<Move> {
+        if self.cur >= self.len {
+            return None;
+        }
+        if self.cur >= self.sorted_to {
+            if self.cur - self.quiets_from < LAZY_PICKS {
+                let mut best = self.cur;
+                for i in self.cur + 1..self.len {
+                    if self.scores[i] > self.scores[best] {
+                        best = i;
+                    }
+                }
+                self.moves[self.cur..=best].rotate_right(1);
+                self.scores[self.cur..=best].rotate_right(1);
+                self.sorted_to = self.cur + 1;
+            } else {
+                self.sort_descending(self.cur);
+                self.sorted_to = self.len;
+            }
+        }
+        let m = self.moves[self.cur];
+        self.cur += 1;
+        Some(m)
+    }
+
+    /// Insertion sort of the list from `from` on, best first (stable).
+    fn sort_descending(&mut self, from: usize) {
+        for i in from + 1..self.len {
             let (m, s) = (self.moves[i], self.scores[i]);
             let mut j = i;
-            while j > 0 && self.scores[j - 1] < s {
+            while j > from && self.scores[j - 1] < s {
                 self.moves[j] = self.moves[j - 1];
                 self.scores[j] = self.scores[j - 1];
                 j -= 1;
@@ -699,20 +738,15 @@ impl MovePicker {
                         let m = self.moves[i];
                         self.scores[i] = self.quiet_order(pos, m, &threats, history, params);
                     }
-                    self.sort_descending();
+                    self.quiets_from = self.cur;
+                    self.sorted_to = self.cur;
                     self.stage = Stage::Quiets;
                 }
-                Stage::Quiets => {
-                    if self.cur >= self.len {
-                        self.stage = Stage::BadCaptures;
-                        continue;
-                    }
-                    let m = self.moves[self.cur];
-                    self.cur += 1;
-                    if !self.was_returned(m) {
-                        return Some(m);
-                    }
-                }
+                Stage::Quiets => match self.next_sorted() {
+                    Some(m) if self.was_returned(m) => {}
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::BadCaptures,
+                },
                 Stage::BadCaptures => {
                     if self.bad_cur < self.bad_len {
                         let m = self.bad[self.bad_cur];
@@ -807,6 +841,42 @@ mod tests {
             for &m in legal.iter() {
                 assert!(is_valid(&pos, m), "{sfen}: {m} should be valid");
             }
+        }
+    }
+
+    /// The quiet moves come in the order of a stable sort by their ordering score, although
+    /// only the first few are selected and the rest sorted when reached: ties (most quiet
+    /// scores tie with an empty history) keep the generation order.
+    #[test]
+    fn quiet_moves_come_in_stable_sorted_order() {
+        let sfens = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "ln1g3nl/1r1s1kg2/p2ppp1p1/2p3p1p/1p5P1/2P1P1P2/PPSP1P2P/2G2S1R1/LN2KG1NL b Bb 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL b GR5pnsg 1",
+        ];
+        let history = History::new();
+        let params = Params::default();
+        for sfen in sfens {
+            let pos = Position::from_sfen(sfen).expect("sfen");
+            let mut picker = MovePicker::empty();
+            picker.init(&pos, Move::NULL, [Move::NULL; 2], Move::NULL, [NO_PIECE_TO; 2]);
+            let mut got = Vec::new();
+            while let Some(m) = picker.next(&pos, &history, &params) {
+                if !is_tactical(&pos, m) {
+                    got.push(m);
+                }
+            }
+            let mut quiets = MoveList::new();
+            movegen::generate(&pos, MoveClass::Quiets, NonPromotions::Skip, &mut quiets);
+            movegen::generate(&pos, MoveClass::Drops, NonPromotions::Skip, &mut quiets);
+            let (ci, threats) = (CheckInfo::new(&pos), Threats::new(&pos));
+            let mut want: Vec<Move> = quiets.iter().copied().collect();
+            let score = |m: &Move| {
+                quiet_order_score(&pos, *m, &ci, &threats, &history, [NO_PIECE_TO; 2], &params)
+            };
+            want.sort_by_key(|m| std::cmp::Reverse(score(m)));
+            assert!(want.len() > LAZY_PICKS, "{sfen}: too few quiet moves to test");
+            assert_eq!(got, want, "{sfen}");
         }
     }
 
