@@ -475,6 +475,8 @@ pub struct MovePicker {
     /// Quiet moves: where they start, and how far they are in sorted order.
     quiets_from: usize,
     sorted_to: usize,
+    /// Scratch of [`MovePicker::sort_descending`].
+    sort_keys: [u64; MAX_MOVES],
     bad: [Move; 64],
     bad_len: usize,
     bad_cur: usize,
@@ -504,6 +506,7 @@ impl MovePicker {
             cur: 0,
             quiets_from: 0,
             sorted_to: 0,
+            sort_keys: [0; MAX_MOVES],
             bad: [Move::NULL; 64],
             bad_len: 0,
             bad_cur: 0,
@@ -631,18 +634,21 @@ impl MovePicker {
         Some(m)
     }
 
-    /// Insertion sort of the list from `from` on, best first (stable).
+    /// Sorts the list from `from` on, best first, in the order of a stable sort. Each move is
+    /// packed with its score and its place into one word (score, then the place inverted, then
+    /// the move), so that an unstable sort of plain integers gives the stable order.
     fn sort_descending(&mut self, from: usize) {
-        for i in from + 1..self.len {
-            let (m, s) = (self.moves[i], self.scores[i]);
-            let mut j = i;
-            while j > from && self.scores[j - 1] < s {
-                self.moves[j] = self.moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
-                j -= 1;
-            }
-            self.moves[j] = m;
-            self.scores[j] = s;
+        let n = self.len - from;
+        let keys = &mut self.sort_keys;
+        for (i, key) in keys[..n].iter_mut().enumerate() {
+            let score = (self.scores[from + i] as i64 - i32::MIN as i64) as u64;
+            let place = u64::from(u16::MAX) - i as u64;
+            *key = score << 32 | place << 16 | u64::from(self.moves[from + i].raw());
+        }
+        keys[..n].sort_unstable_by(|a, b| b.cmp(a));
+        for (i, key) in keys[..n].iter().enumerate() {
+            self.moves[from + i] = Move::from_raw(*key as u16);
+            self.scores[from + i] = ((key >> 32) as i64 + i32::MIN as i64) as i32;
         }
     }
 
