@@ -176,6 +176,25 @@ impl Position {
         key
     }
 
+    /// The key of the whole position after the legal move `m`, without making it: a search
+    /// asks the memory for the child's table entry before it makes the move, so that the
+    /// fetch overlaps with the making.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let hand_key = match m.dropped() {
+            Some(kind) => self.state.hand_key.wrapping_sub(zobrist::hand_piece(us, kind)),
+            None => match self.board[m.to().index()].get() {
+                Some((_, kind)) => {
+                    let kind = kind.unpromote();
+                    self.state.hand_key.wrapping_add(zobrist::hand_piece(us, kind))
+                }
+                None => self.state.hand_key,
+            },
+        };
+        self.board_key_after(m) ^ hand_key
+    }
+
     /// The piece the last move captured (`Piece::EMPTY` if none).
     pub fn last_captured(&self) -> Piece {
         self.state.captured

@@ -563,11 +563,13 @@ fn check_position(p: &mut Position) -> Result<(), TestCaseError> {
         prop_assert_eq!(p.pinned(), pinned);
     }
 
-    // The board key after each move, computed without making it.
+    // The board key and the whole key after each move, computed without making it.
     for &m in &legal_set {
         let predicted = p.board_key_after(m);
+        let whole = p.key_after(m);
         p.make_move(m);
         prop_assert_eq!(predicted, p.board_key(), "board_key_after {} in {}", m, sfen);
+        prop_assert_eq!(whole, p.key(), "key_after {} in {}", m, sfen);
         p.unmake_move();
     }
 

@@ -233,10 +233,9 @@ impl<'a> Searcher<'a> {
     /// Plays `m` on the search position, keeping the key stack.
     #[inline(always)]
     pub(crate) fn do_move(&mut self, m: Move) {
+        self.tt.prefetch(self.pos.key_after(m));
         self.pos.make_move(m);
-        let key = self.pos.key();
-        self.tt.prefetch(key);
-        self.keys.push(key);
+        self.keys.push(self.pos.key());
     }
 
     #[inline(always)]
