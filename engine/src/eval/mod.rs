@@ -5,8 +5,10 @@
 //! Every number comes from [`crate::eval::weights`]. The evaluation is computed from scratch:
 //! one pass over the pieces and a dozen attack queries per king, a few hundred nanoseconds.
 
+pub mod accumulator;
 pub mod weights;
 
+use crate::eval::accumulator::Accumulator;
 use crate::eval::weights::*;
 use shogi::{attacks, Bitboard, Color, PieceKind, Position, Square};
 
@@ -45,9 +47,15 @@ impl Scales {
 
 /// [`evaluate`] with the king-safety, placement and threat terms scaled.
 pub fn evaluate_scaled(pos: &Position, scales: Scales) -> i32 {
+    evaluate_with(pos, &Accumulator::of(pos), scales)
+}
+
+/// [`evaluate_scaled`] with material and placement taken from `acc` (the search keeps them
+/// incrementally), which must be `pos`'s.
+pub fn evaluate_with(pos: &Position, acc: &Accumulator, scales: Scales) -> i32 {
     let maps = AttackMaps::new(pos);
-    let black =
-        side_score(pos, Color::Black, &maps, scales) - side_score(pos, Color::White, &maps, scales);
+    let black = side_score(pos, Color::Black, &maps, scales, acc)
+        - side_score(pos, Color::White, &maps, scales, acc);
     let us = pos.side_to_move();
     let v = if us == Color::Black { black } else { -black };
     let fork = if scales.threats == 0 { 0 } else { fork_penalty(pos, us, &maps) };
@@ -264,7 +272,7 @@ pub fn promotion_gain(kind: PieceKind) -> i32 {
 
 /// `[owner][king][sq]` → `(dr + 8) * 9 + df`: the placement-table cell of `sq` relative to
 /// `king`, seen from `owner` (see [`PlacementTable`]).
-static RELATIVE: [[[u8; 81]; 81]; 2] = build_relative();
+pub(crate) static RELATIVE: [[[u8; 81]; 81]; 2] = build_relative();
 
 const fn build_relative() -> [[[u8; 81]; 81]; 2] {
     let mut t = [[[0u8; 81]; 81]; 2];
@@ -311,7 +319,7 @@ const fn flatten(table: &PlacementTable) -> FlatTable {
 
 /// The kinds with a placement class, with that class; the gold-likes are one entry, read from
 /// [`Position::golds`].
-const PLACED: [(PieceKind, usize); 9] = [
+pub(crate) const PLACED: [(PieceKind, usize); 9] = [
     (PieceKind::Pawn, CLASS_PAWN),
     (PieceKind::Lance, CLASS_LANCE),
     (PieceKind::Knight, CLASS_KNIGHT),
@@ -326,7 +334,7 @@ const PLACED: [(PieceKind, usize); 9] = [
 /// The placement sum of the pieces of `us` in `bb`, all of placement class `class`, relative to
 /// the king squares that exist.
 #[inline(always)]
-fn placement_sum(
+pub(crate) fn placement_sum(
     bb: Bitboard,
     class: usize,
     own: Option<&[u8; 81]>,
@@ -356,40 +364,30 @@ fn placement_sum(
     sum
 }
 
-/// Material, placement and king safety of `us`. Pieces are read kind by kind from the
-/// bitboards (sums do not depend on the order), with the placement tables flattened and the
-/// relative-cell rows of both kings fetched once.
-fn side_score(pos: &Position, us: Color, maps: &AttackMaps, scales: Scales) -> i32 {
-    let mut score = maps.mobility[us.index()];
-    let hand = pos.hand(us);
-    if !hand.is_empty() {
-        for kind in PieceKind::HAND {
-            score += hand.count(kind) as i32 * HAND_VALUE[kind.index()];
-        }
-    }
-    let own_king = pos.king_square(us);
-    let enemy_king = pos.king_square(!us);
-    let rel = &RELATIVE[us.index()];
-    let own = own_king.map(|k| &rel[k.index()]);
-    let enemy = enemy_king.map(|k| &rel[k.index()]);
-    let mine = pos.pieces_of(us);
-    let mut placed = 0;
-    for (kind, class) in PLACED {
-        let bb = if class == CLASS_GOLD { pos.golds(us) } else { pos.pieces(us, kind) };
-        if bb.is_empty() {
-            continue;
-        }
-        placed += placement_sum(bb, class, own, enemy);
-    }
-    for kind in PieceKind::ALL {
-        let n = (pos.pieces_kind(kind) & mine).count() as i32;
-        score += n * BOARD_VALUE[kind.index()];
-    }
-    for sq in pos.pieces(us, PieceKind::King) {
-        score += KING_RANK[sq.rank().relative_to(us) as usize];
-    }
+/// The placement of one piece of `owner`, of placement class `class`, on `sq`, with the kings
+/// (Black's, White's) on `kings`: the same cells as [`placement_sum`].
+#[inline(always)]
+pub(crate) fn placement_cell(owner: Color, class: usize, kings: [Square; 2], sq: Square) -> i32 {
+    let rel = &RELATIVE[owner.index()];
+    let own = rel[kings[owner.index()].index()][sq.index()] as usize;
+    let enemy = rel[kings[(!owner).index()].index()][sq.index()] as usize;
+    OWN_KING_FLAT[class][own] as i32 + ENEMY_KING_FLAT[class][enemy] as i32
+}
+
+/// Material, placement and king safety of `us`, with its material and raw placement from
+/// `acc`.
+fn side_score(
+    pos: &Position,
+    us: Color,
+    maps: &AttackMaps,
+    scales: Scales,
+    acc: &Accumulator,
+) -> i32 {
+    let u = us.index();
+    let placed = acc.placed[u];
+    let mut score = maps.mobility[u] + acc.material[u];
     score += if scales.placement == 100 { placed } else { placed * scales.placement / 100 };
-    if let Some(k) = own_king {
+    if let Some(k) = pos.king_square(us) {
         let penalty = king_danger_penalty(pos, us, k, maps);
         score -=
             if scales.king_safety == 100 { penalty } else { penalty * scales.king_safety / 100 };

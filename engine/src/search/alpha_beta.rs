@@ -14,7 +14,8 @@
 //! or in the search) score as the rules will score them four times over: sennichite is a draw,
 //! perpetual check loses for the checker.
 
-use crate::eval::{evaluate_scaled, material, EvalCache, Scales};
+use crate::eval::accumulator::Accumulator;
+use crate::eval::{evaluate_with, material, EvalCache, Scales};
 use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::history::{piece_to, History, PieceTo, MAX_PLY, NO_PIECE_TO};
@@ -168,6 +169,9 @@ pub struct Searcher<'a> {
     root_depth: i32,
     /// Keys of the positions before the root (up to `REPETITION_WINDOW`) and on the path.
     keys: Vec<u64>,
+    /// Material and placement of the positions on the path from the root (the last is the
+    /// current position's), kept move by move.
+    accumulators: Vec<Accumulator>,
 }
 
 /// How far back (plies) the search looks for a repeated position.
@@ -227,6 +231,11 @@ impl<'a> Searcher<'a> {
             root_moves: Vec::new(),
             root_depth: 0,
             keys: root_keys(pos),
+            accumulators: {
+                let mut v = Vec::with_capacity(MAX_PLY + 4);
+                v.push(Accumulator::of(pos));
+                v
+            },
         }
     }
 
@@ -236,12 +245,22 @@ impl<'a> Searcher<'a> {
         self.tt.prefetch(self.pos.key_after(m));
         self.pos.make_move(m);
         self.keys.push(self.pos.key());
+        let acc = self.accumulator().after_move(&self.pos, m);
+        self.accumulators.push(acc);
     }
 
     #[inline(always)]
     pub(crate) fn undo_move(&mut self) {
         self.pos.unmake_move();
         self.keys.pop();
+        self.accumulators.pop();
+    }
+
+    /// Material and placement of the current position.
+    #[inline(always)]
+    fn accumulator(&self) -> &Accumulator {
+        // The root's is pushed at creation and each move pushes one: never empty.
+        &self.accumulators[self.accumulators.len() - 1]
     }
 
     /// The repetition status of the current position, treating one earlier occurrence within
@@ -1058,7 +1077,8 @@ impl<'a> Searcher<'a> {
             return v;
         }
         let scales = Scales::of(self.params);
-        let v = evaluate_scaled(&self.pos, scales);
+        let v = evaluate_with(&self.pos, self.accumulator(), scales);
+        debug_assert_eq!(v, crate::eval::evaluate_scaled(&self.pos, scales));
         self.eval_cache.store(key, v);
         v
     }
