@@ -18,6 +18,7 @@ use crate::eval::accumulator::Accumulator;
 use crate::eval::{evaluate_with, material, EvalCache, Scales};
 use crate::params::Params;
 use crate::search::control::SearchControl;
+use crate::search::correction::{pawn_key, CorrectionHistory};
 use crate::search::history::{piece_to, History, PieceTo, MAX_PLY, NO_PIECE_TO};
 use crate::search::move_picker::{attacks_a_piece, is_tactical, see, CheckInfo, MovePicker};
 use crate::search::oracle::{mate_in_1, Oracle};
@@ -143,6 +144,7 @@ pub struct Searcher<'a> {
     pub params: &'a Params,
     pub tt: &'a TranspositionTable,
     pub history: &'a mut History,
+    pub correction: &'a mut CorrectionHistory,
     pub oracle: &'a mut Oracle,
     pub eval_cache: &'a mut EvalCache,
     pub soppo: Soppo,
@@ -201,6 +203,7 @@ impl<'a> Searcher<'a> {
             params,
             tt: ctx.tt,
             history: &mut memory.history,
+            correction: &mut memory.correction,
             oracle: &mut memory.oracle,
             eval_cache: &mut memory.eval_cache,
             soppo: Soppo::new(params),
@@ -543,6 +546,10 @@ impl<'a> Searcher<'a> {
                 if self.stopped {
                     break;
                 }
+                // A later line may come out better than an earlier one (the search is not
+                // exact: tables and histories learn while it runs); the lines are reported
+                // best first.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.stopped {
                 break;
@@ -661,7 +668,9 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let static_eval = if in_check {
+        // The evaluation as computed (kept in the table), and corrected by what the search
+        // has learnt of its error under these pawns (used for every decision below).
+        let raw_eval = if in_check {
             VALUE_NONE
         } else {
             match probe {
@@ -669,6 +678,8 @@ impl<'a> Searcher<'a> {
                 _ => self.evaluate(),
             }
         };
+        let pawns = if self.params.correction_history > 0 { pawn_key(&self.pos) } else { 0 };
+        let static_eval = if in_check { raw_eval } else { self.corrected(raw_eval, pawns) };
         self.frames[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
         // The table's score, where its bound says it is nearer the truth, is a better estimate
@@ -749,7 +760,7 @@ impl<'a> Searcher<'a> {
                         key,
                         m,
                         score_to_tt(s, ply),
-                        static_eval,
+                        raw_eval,
                         MAX_PLY as i32,
                         Bound::Lower,
                     );
@@ -764,7 +775,8 @@ impl<'a> Searcher<'a> {
             let table_says_no = probe
                 .is_some_and(|p| p.depth >= depth - 3 && score_from_tt(p.score, ply) < pc_beta);
             if beta.abs() < VALUE_MATE_IN_MAX && !table_says_no {
-                if let Some(s) = self.probcut(pc_beta, static_eval, tt_move, depth, ply, cut_node) {
+                let evals = (static_eval, raw_eval);
+                if let Some(s) = self.probcut(pc_beta, evals, tt_move, depth, ply, cut_node) {
                     return s - (pc_beta - beta);
                 }
             }
@@ -992,17 +1004,40 @@ impl<'a> Searcher<'a> {
         }
 
         let bound = Bound::of_result(best, beta, pv_node, !best_move.is_null());
-        self.tt.store(key, best_move, score_to_tt(best, ply), static_eval, depth, bound);
+        if self.params.correction_history > 0
+            && !in_check
+            && (best_move.is_null() || !is_tactical(&self.pos, best_move))
+            && best.abs() < VALUE_MATE_IN_MAX
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.correction.update(us, pawns, depth, best - static_eval);
+        }
+        self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
         best
+    }
+
+    /// `raw_eval` corrected by the correction history under the pawns hashed to `pawns`,
+    /// weighted by `correction_history` (unchanged when it is 0), kept out of the mate range.
+    #[inline(always)]
+    pub(crate) fn corrected(&self, raw_eval: i32, pawns: u64) -> i32 {
+        let weight = self.params.correction_history;
+        if weight == 0 {
+            return raw_eval;
+        }
+        let c = self.correction.correction(self.pos.side_to_move(), pawns);
+        (raw_eval + c * weight / 100).clamp(-VALUE_MATE_IN_MAX + 1, VALUE_MATE_IN_MAX - 1)
     }
 
     /// ProbCut: a capture or promotion that wins enough by exchange to reach `pc_beta` is
     /// tried, first by the quiescence search, then four plies shallower; if it holds there,
     /// the node is taken to fail high (the score is returned and stored as a lower bound).
+    /// `evals`: the corrected static evaluation (for the exchange threshold) and the raw one
+    /// (for the table).
     fn probcut(
         &mut self,
         pc_beta: i32,
-        static_eval: i32,
+        (static_eval, raw_eval): (i32, i32),
         tt_move: Move,
         depth: i32,
         ply: usize,
@@ -1030,7 +1065,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             if v >= pc_beta && v.abs() < VALUE_MATE_IN_MAX {
-                self.tt.store(key, m, score_to_tt(v, ply), static_eval, depth - 3, Bound::Lower);
+                self.tt.store(key, m, score_to_tt(v, ply), raw_eval, depth - 3, Bound::Lower);
                 found = Some(v);
                 break;
             }

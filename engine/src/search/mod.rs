@@ -15,6 +15,7 @@
 
 pub mod alpha_beta;
 pub mod control;
+pub mod correction;
 pub mod engine;
 pub mod history;
 pub mod move_picker;

@@ -6,6 +6,7 @@ use crate::eval::{capture_value, promotion_gain};
 use crate::search::alpha_beta::{
     mate_in, mated_in, score_from_tt, score_to_tt, Searcher, VALUE_INF, VALUE_MATE_IN_MAX,
 };
+use crate::search::correction::pawn_key;
 use crate::search::history::MAX_PLY;
 use crate::search::move_picker::see;
 use crate::search::tt::Bound;
@@ -33,18 +34,23 @@ pub(crate) fn qsearch(s: &mut Searcher, mut alpha: i32, beta: i32, ply: usize, q
     }
 
     let mut best;
+    // The evaluation as computed (kept in the table), and as corrected (stand pat).
+    let raw_stand;
     let stand;
     if in_check {
         best = -VALUE_INF;
+        raw_stand = -VALUE_INF;
         stand = -VALUE_INF;
     } else {
-        stand = match probe {
+        raw_stand = match probe {
             Some(p) if p.eval > -VALUE_INF && p.eval.abs() < VALUE_MATE_IN_MAX => p.eval,
             _ => s.evaluate(),
         };
+        let pawns = if s.params.correction_history > 0 { pawn_key(&s.pos) } else { 0 };
+        stand = s.corrected(raw_stand, pawns);
         if stand >= beta {
             if probe.is_none() {
-                s.tt.store(key, Move::NULL, score_to_tt(stand, ply), stand, -1, Bound::Lower);
+                s.tt.store(key, Move::NULL, score_to_tt(stand, ply), raw_stand, -1, Bound::Lower);
             }
             return stand;
         }
@@ -111,6 +117,6 @@ pub(crate) fn qsearch(s: &mut Searcher, mut alpha: i32, beta: i32, ply: usize, q
         return mated_in(ply);
     }
     let bound = Bound::of_result(best, beta, pv_node, !best_move.is_null());
-    s.tt.store(key, best_move, score_to_tt(best, ply), stand, -1, bound);
+    s.tt.store(key, best_move, score_to_tt(best, ply), raw_stand, -1, bound);
     best
 }

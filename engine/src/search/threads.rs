@@ -12,6 +12,7 @@
 //! deepest iteration with a better score ([`SharedSearch`] does not decide it; the engine does).
 
 use crate::eval::EvalCache;
+use crate::search::correction::CorrectionHistory;
 use crate::search::history::History;
 use crate::search::oracle::Oracle;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,10 +23,11 @@ const EVAL_CACHE_BITS: u32 = 17;
 /// Most threads a search may have (the USI option's maximum).
 pub const MAX_THREADS: usize = 256;
 
-/// What one search thread keeps from move to move: its move-ordering memory, its df-pn probe
-/// solver and its evaluation cache.
+/// What one search thread keeps from move to move: its move-ordering memory, its correction
+/// history, its df-pn probe solver and its evaluation cache.
 pub struct ThreadMemory {
     pub history: History,
+    pub correction: CorrectionHistory,
     pub oracle: Oracle,
     pub eval_cache: EvalCache,
 }
@@ -34,6 +36,7 @@ impl ThreadMemory {
     pub fn new() -> ThreadMemory {
         ThreadMemory {
             history: History::new(),
+            correction: CorrectionHistory::new(),
             oracle: Oracle::new(),
             eval_cache: EvalCache::new(EVAL_CACHE_BITS),
         }
@@ -42,6 +45,7 @@ impl ThreadMemory {
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
         self.oracle.clear();
         self.eval_cache.clear();
     }
