@@ -108,14 +108,7 @@ impl Engine {
     /// What a user should know about the table just built: smaller than asked, or on 4 KB
     /// pages (slower: most probes of a large table then miss the TLB too).
     pub fn table_note(&self) -> Option<String> {
-        let got = self.tt.size_mb();
-        if got < self.hash_mb && got < self.hash_mb.next_power_of_two() / 2 {
-            Some(format!("the hash table has {got} MiB of the {} asked", self.hash_mb))
-        } else if !self.tt.huge_pages() {
-            Some("the hash table is on 4 KB pages (no transparent huge pages here)".to_string())
-        } else {
-            None
-        }
+        table_note(self.tt.size_mb(), self.hash_mb, self.tt.huge_pages())
     }
 
     /// Forgets everything learnt (`usinewgame`).
@@ -410,5 +403,33 @@ impl SearchGroup<'_> {
                 SearchOutcome { best: Some(best), ponder, declare_win, score, nodes, note: None };
             (outcome, stats)
         })
+    }
+}
+
+/// [`Engine::table_note`] for a table of `got` MiB where `asked` were asked: the table is a
+/// power of two, so less than half of `asked` rounded up is a shortfall.
+fn table_note(got: usize, asked: usize, huge_pages: bool) -> Option<String> {
+    if got < asked.next_power_of_two() / 2 {
+        Some(format!("the hash table has {got} MiB of the {asked} asked"))
+    } else if !huge_pages {
+        Some("the hash table is on 4 KB pages (no transparent huge pages here)".to_string())
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod table_note_tests {
+    use super::table_note;
+
+    #[test]
+    fn a_short_or_small_paged_table_is_told() {
+        assert_eq!(table_note(256, 256, true), None);
+        // 300 MiB asked gives a 256 MiB table of buckets: as asked.
+        assert_eq!(table_note(256, 300, true), None);
+        let short = table_note(64, 256, true).unwrap_or_default();
+        assert!(short.contains("64 MiB of the 256"), "{short}");
+        let small = table_note(256, 256, false).unwrap_or_default();
+        assert!(small.contains("4 KB pages"), "{small}");
     }
 }

@@ -419,7 +419,11 @@ mod tests {
         assert_eq!(out[0], format!("id name {ENGINE_NAME}"));
         assert_eq!(count(&out, "bestmove"), 2, "{out:?}");
         assert_eq!(count(&out, "readyok"), 2, "{out:?}");
-        assert_eq!(count(&out, "info string"), 2, "{out:?}");
+        // The two bad lines (`hello`, the bad SFEN); a note on the table's pages may come
+        // too, depending on the system.
+        let notes =
+            out.iter().filter(|l| l.starts_with("info string") && !l.contains("hash table"));
+        assert_eq!(notes.count(), 2, "{out:?}");
     }
 
     /// Random sessions of real and broken commands: the loop never panics, answers every
