@@ -5,6 +5,9 @@
 use crate::book::format::{Book, BookEntry};
 use shogi::{Move, Position};
 
+/// `BookMaxPly` by default: the book is used for the first 32 moves of a game.
+pub const DEFAULT_MAX_PLY: u32 = 32;
+
 /// The USI options `BookMaxPly`, `BookEvalDiff`, `BookMinCount` and `BookRandom`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookPolicy {
@@ -22,7 +25,7 @@ pub struct BookPolicy {
 
 impl Default for BookPolicy {
     fn default() -> BookPolicy {
-        BookPolicy { max_ply: 32, eval_diff: 100, min_count: 1, random: true }
+        BookPolicy { max_ply: DEFAULT_MAX_PLY, eval_diff: 100, min_count: 1, random: true }
     }
 }
 

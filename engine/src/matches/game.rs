@@ -105,7 +105,7 @@ pub const AT_ONCE_MS: u64 = 10;
 
 /// The plies of a game (after its opening position) counted as its opening in the time
 /// statistics: where a book saves time (`BookMaxPly`'s default).
-pub const OPENING_PLIES: u32 = 32;
+pub const OPENING_PLIES: u32 = crate::book::policy::DEFAULT_MAX_PLY;
 
 /// How one side used its time: thinking time (answers that came, including a late last one),
 /// and its pondering.

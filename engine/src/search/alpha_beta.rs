@@ -678,8 +678,7 @@ impl<'a> Searcher<'a> {
                 _ => self.evaluate(),
             }
         };
-        let pawns = if self.params.correction_history > 0 { pawn_key(&self.pos) } else { 0 };
-        let static_eval = if in_check { raw_eval } else { self.corrected(raw_eval, pawns) };
+        let (static_eval, pawns) = if in_check { (raw_eval, 0) } else { self.corrected(raw_eval) };
         self.frames[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
         // The table's score, where its bound says it is nearer the truth, is a better estimate
@@ -1017,16 +1016,19 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// `raw_eval` corrected by the correction history under the pawns hashed to `pawns`,
-    /// weighted by `correction_history` (unchanged when it is 0), kept out of the mate range.
+    /// `raw_eval` of the current position corrected by the correction history, weighted by
+    /// `correction_history` and kept out of the mate range, with the pawn key it was read
+    /// under (for the update at the node's end). Off (weight 0): unchanged, key 0.
     #[inline(always)]
-    pub(crate) fn corrected(&self, raw_eval: i32, pawns: u64) -> i32 {
+    pub(crate) fn corrected(&self, raw_eval: i32) -> (i32, u64) {
         let weight = self.params.correction_history;
         if weight == 0 {
-            return raw_eval;
+            return (raw_eval, 0);
         }
+        let pawns = pawn_key(&self.pos);
         let c = self.correction.correction(self.pos.side_to_move(), pawns);
-        (raw_eval + c * weight / 100).clamp(-VALUE_MATE_IN_MAX + 1, VALUE_MATE_IN_MAX - 1)
+        let v = (raw_eval + c * weight / 100).clamp(-VALUE_MATE_IN_MAX + 1, VALUE_MATE_IN_MAX - 1);
+        (v, pawns)
     }
 
     /// ProbCut: a capture or promotion that wins enough by exchange to reach `pc_beta` is

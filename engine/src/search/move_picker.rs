@@ -472,8 +472,7 @@ pub struct MovePicker {
     scores: [i32; MAX_MOVES],
     len: usize,
     cur: usize,
-    /// Quiet moves: where they start, and how far they are in sorted order.
-    quiets_from: usize,
+    /// How far the quiet moves (generated from index 0) are in sorted order.
     sorted_to: usize,
     /// Scratch of [`MovePicker::sort_descending`].
     sort_keys: [u64; MAX_MOVES],
@@ -504,7 +503,6 @@ impl MovePicker {
             scores: [0; MAX_MOVES],
             len: 0,
             cur: 0,
-            quiets_from: 0,
             sorted_to: 0,
             sort_keys: [0; MAX_MOVES],
             bad: [Move::NULL; 64],
@@ -614,7 +612,7 @@ impl MovePicker {
             return None;
         }
         if self.cur >= self.sorted_to {
-            if self.cur - self.quiets_from < LAZY_PICKS {
+            if self.cur < LAZY_PICKS {
                 let mut best = self.cur;
                 for i in self.cur + 1..self.len {
                     if self.scores[i] > self.scores[best] {
@@ -744,8 +742,7 @@ impl MovePicker {
                         let m = self.moves[i];
                         self.scores[i] = self.quiet_order(pos, m, &threats, history, params);
                     }
-                    self.quiets_from = self.cur;
-                    self.sorted_to = self.cur;
+                    self.sorted_to = 0;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => match self.next_sorted() {

@@ -6,7 +6,6 @@ use crate::eval::{capture_value, promotion_gain};
 use crate::search::alpha_beta::{
     mate_in, mated_in, score_from_tt, score_to_tt, Searcher, VALUE_INF, VALUE_MATE_IN_MAX,
 };
-use crate::search::correction::pawn_key;
 use crate::search::history::MAX_PLY;
 use crate::search::move_picker::see;
 use crate::search::tt::Bound;
@@ -46,8 +45,7 @@ pub(crate) fn qsearch(s: &mut Searcher, mut alpha: i32, beta: i32, ply: usize, q
             Some(p) if p.eval > -VALUE_INF && p.eval.abs() < VALUE_MATE_IN_MAX => p.eval,
             _ => s.evaluate(),
         };
-        let pawns = if s.params.correction_history > 0 { pawn_key(&s.pos) } else { 0 };
-        stand = s.corrected(raw_stand, pawns);
+        stand = s.corrected(raw_stand).0;
         if stand >= beta {
             if probe.is_none() {
                 s.tt.store(key, Move::NULL, score_to_tt(stand, ply), raw_stand, -1, Bound::Lower);

@@ -100,7 +100,6 @@ impl Entry {
 }
 
 /// One entry in the table: the data word and the key xor the data.
-#[derive(Default)]
 struct Slot {
     key_xor_data: AtomicU64,
     data: AtomicU64,
@@ -126,7 +125,6 @@ const BUCKET: usize = 4;
 const GEN_STEP: u8 = 4;
 
 /// Four slots on one cache line.
-#[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket([Slot; BUCKET]);
 
