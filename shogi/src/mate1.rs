@@ -1,43 +1,86 @@
 //! Mate in one: the first check that mates, found without making most checks.
 //!
-//! Shared by the playing engine (at every search node) and the mate solver (at the leaves of
-//! df-pn, where a child position that mates at once needs no expansion). Before a check is
-//! made, [`escapes_after`] looks for a reason, visible on the board as it is, why the king
-//! survives it; most checks have one. The others are made and tested with [`is_mated`], an
-//! early-exit form of "no legal move".
+//! The playing engine asks it at its search nodes and at the first ply of its quiescence
+//! search; it lives in the rules crate so that the mate solver can use it too. Most checks are
+//! never generated: the king's free neighbours cut each piece's checking destinations to those
+//! that could take them all. Of the rest, [`escapes_after`] looks for a reason, visible on the
+//! board as it is, why the king survives; the few left are made and tested with [`is_mated`],
+//! an early-exit form of "no legal move".
 
-use crate::{attacks, movegen, Bitboard, Move, MoveClass, MoveList, NonPromotions};
+use crate::{attacks, movegen, Bitboard, Move, MoveList, NonPromotions};
 use crate::{PieceKind, Position, Square};
 
-/// A mating move for the side to move, if one exists (pure rules: pawn-drop mate excluded by
-/// the generator). Not in check only; `list` is scratch space.
+/// A mating move for the side to move (pure rules: pawn-drop mate excluded by the generator),
+/// the first in the order of [`crate::MoveClass::Checks`]. Not in check only; `list` is scratch space.
 ///
-/// The checks are tried in generation order and the first mate is returned. Before making a
-/// check, [`escapes_after`] looks for a neighbour of the enemy king that stays free after it;
-/// most checks leave one, and they are skipped without make/unmake.
+/// The king's free neighbours are found first. A mating check must take every one of them, so
+/// the check generator is given [`could_take_all`] to cut each piece's destinations with a few
+/// bitboard operations; the few checks left go through [`escapes_after`], and only those that
+/// pass it are made and tested.
 pub fn mate_in_1(pos: &mut Position, list: &mut MoveList) -> Option<Move> {
     if pos.in_check() {
         return None;
     }
+    let free = free_neighbours(pos);
     list.clear();
-    movegen::generate(pos, MoveClass::Checks, NonPromotions::Skip, list);
-    first_mating_check(pos, list, escapes_after)
+    movegen::checks_restricted(pos, list, NonPromotions::Skip, |kind, from, to| {
+        could_take_all(pos, free, kind, from, to)
+    });
+    first_mating_check(pos, list, free, escapes_after)
+}
+
+/// The squares of `to` from which a piece of ours of `kind`, moved from `from` (`None`: dropped),
+/// could leave none of the enemy king's `free` neighbours free: each such square is the
+/// destination itself, or attacked from the destination, or in line with `from` (a slider
+/// behind the origin may see it once the piece has left; the exact test decides later). A
+/// dropped pawn never mates, by the rules.
+///
+/// Our piece on `to` attacks `s` exactly when the opponent's piece of the same kind on `s`
+/// would attack `to`; the occupancy is the board's without the king and the origin, which is
+/// the occupancy after the move on every square strictly between the two.
+#[inline(always)]
+fn could_take_all(
+    pos: &Position,
+    free: Bitboard,
+    kind: PieceKind,
+    from: Option<Square>,
+    to: Bitboard,
+) -> Bitboard {
+    if from.is_none() && kind == PieceKind::Pawn {
+        return Bitboard::EMPTY;
+    }
+    if free.is_empty() {
+        return to;
+    }
+    let them = !pos.side_to_move();
+    let Some(ksq) = pos.king_square(them) else { return to };
+    let mut occ = pos.occupied().and_not(Bitboard::from_square(ksq));
+    let mut lines = Bitboard::EMPTY;
+    if let Some(from) = from {
+        occ = occ.and_not(Bitboard::from_square(from));
+        lines = attacks::rook_empty(from) | attacks::bishop_empty(from);
+    }
+    let mut left = to;
+    for s in free.and_not(lines) {
+        left &= attacks::attacks(them, kind, s, occ) | Bitboard::from_square(s);
+        if left.is_empty() {
+            break;
+        }
+    }
+    left
 }
 
 /// The first of `checks` (checks of the side to move, which is not in check), in order, that
-/// mates; checks for which `visibly_escapes` (given the position, the check and
-/// [`free_neighbours`]) says the king survives are not made. [`escapes_after`] is the test to
-/// use; a test that always answers `false` makes the exhaustive reference.
+/// mates; checks for which `visibly_escapes` (given the position, the check and `free`, the
+/// [`free_neighbours`] of `pos`) says the king survives are not made. [`escapes_after`] is the
+/// test to use; a test that always answers `false` makes the exhaustive reference.
 #[inline(always)]
 pub fn first_mating_check(
     pos: &mut Position,
     checks: &MoveList,
+    free: Bitboard,
     visibly_escapes: impl Fn(&Position, Move, Bitboard) -> bool,
 ) -> Option<Move> {
-    if checks.is_empty() {
-        return None;
-    }
-    let free = free_neighbours(pos);
     for &m in checks.iter() {
         if visibly_escapes(pos, m, free) {
             continue;
@@ -201,6 +244,7 @@ pub fn is_mated(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::MoveClass;
 
     #[test]
     fn finds_a_mate_in_one() {

@@ -331,15 +331,34 @@ fn evasions(pos: &Position, list: &mut MoveList, skip: bool) {
     drops(pos, list, between);
 }
 
-/// The squares from which a piece of `kind` belonging to the side to move would attack `eksq`.
+/// For each kind, the squares from which a piece of that kind belonging to the opponent of
+/// `them` attacks `them`'s king on `eksq` with occupancy `occ` (empty for the king).
+///
+/// A piece of ours attacks eksq from s exactly when their piece of the same kind on eksq would
+/// attack s: the step patterns are mirror images. Each distinct pattern is computed once: the
+/// gold-likes share one, and the horse and dragon add king steps to the bishop's and rook's
+/// lines.
 #[inline(always)]
-fn check_squares(them: Color, kind: PieceKind, eksq: Square, occ: Bitboard) -> Bitboard {
-    // A piece of ours attacks eksq from s exactly when their piece of the same kind on eksq
-    // would attack s: the step patterns are mirror images.
-    match kind {
-        King => Bitboard::EMPTY,
-        _ => attacks::attacks(them, kind, eksq, occ),
+pub fn check_squares_by_kind(
+    them: Color,
+    eksq: Square,
+    occ: Bitboard,
+) -> [Bitboard; PieceKind::NUM] {
+    let mut squares = [Bitboard::EMPTY; PieceKind::NUM];
+    let (gold, bishop, rook) =
+        (attacks::gold(them, eksq), attacks::bishop(eksq, occ), attacks::rook(eksq, occ));
+    squares[Pawn.index()] = attacks::pawn(them, eksq);
+    squares[Lance.index()] = attacks::lance(them, eksq, occ);
+    squares[Knight.index()] = attacks::knight(them, eksq);
+    squares[Silver.index()] = attacks::silver(them, eksq);
+    squares[Bishop.index()] = bishop;
+    squares[Rook.index()] = rook;
+    for kind in [Gold, ProPawn, ProLance, ProKnight, ProSilver] {
+        squares[kind.index()] = gold;
     }
+    squares[Horse.index()] = bishop | attacks::king(eksq);
+    squares[Dragon.index()] = rook | attacks::king(eksq);
+    squares
 }
 
 /// Our pieces that may have a checking move: the discoverers, every slider, and the step
@@ -362,17 +381,37 @@ fn check_candidates(pos: &Position, us: Color, eksq: Square, discoverers: Bitboa
 
 /// Check-giving moves when not in check.
 fn checks(pos: &Position, list: &mut MoveList, skip: bool) {
-    checks_from(pos, list, skip, check_candidates);
+    checks_from(pos, list, skip, check_candidates, |_, _, to| to);
+}
+
+/// The check-giving moves (not in check) whose destinations `restrict` keeps, in the order of
+/// [`MoveClass::Checks`]. `restrict` is given the kind the piece has on arrival (promoted when
+/// it promotes), its origin (`None` for a drop) and the checking destinations, and returns the
+/// ones to emit: the mate-in-one search uses it to drop, with a few bitboard operations per
+/// piece, the checks that leave the king an escape square.
+#[inline(always)]
+pub fn checks_restricted(
+    pos: &Position,
+    list: &mut MoveList,
+    nonpro: NonPromotions,
+    restrict: impl Fn(PieceKind, Option<Square>, Bitboard) -> Bitboard,
+) {
+    if pos.in_check() {
+        return;
+    }
+    checks_from(pos, list, nonpro == NonPromotions::Skip, check_candidates, restrict);
 }
 
 /// Check-giving moves of the board pieces that `candidates` picks (given the position, our
-/// colour, the enemy king's square and our discoverers), then the checking drops.
+/// colour, the enemy king's square and our discoverers), then the checking drops, each set of
+/// destinations cut by `restrict` (see [`checks_restricted`]).
 #[inline(always)]
 fn checks_from(
     pos: &Position,
     list: &mut MoveList,
     skip: bool,
     candidates: impl Fn(&Position, Color, Square, Bitboard) -> Bitboard,
+    restrict: impl Fn(PieceKind, Option<Square>, Bitboard) -> Bitboard,
 ) {
     let us = pos.side_to_move();
     let them = !us;
@@ -382,10 +421,7 @@ fn checks_from(
     let occ = pos.occupied();
     let own = pos.pieces_of(us);
     let discoverers = pos.slider_blockers(us, eksq) & own;
-    let mut squares = [Bitboard::EMPTY; PieceKind::NUM];
-    for kind in PieceKind::ALL {
-        squares[kind.index()] = check_squares(them, kind, eksq, occ);
-    }
+    let squares = check_squares_by_kind(them, eksq, occ);
     for from in candidates(pos, us, eksq, discoverers) {
         let kind = pos.piece_at(from).kind();
         let mut moves = attacks::attacks(us, kind, from, occ).and_not(own);
@@ -394,7 +430,8 @@ fn checks_from(
                 continue;
             }
             let without_king = occ ^ Bitboard::from_square(from);
-            for to in moves.and_not(attacks::line(from, eksq)) {
+            let moves = restrict(King, Some(from), moves.and_not(attacks::line(from, eksq)));
+            for to in moves {
                 if !pos.is_attacked(them, to, without_king) {
                     list.push(Move::normal(from, to));
                 }
@@ -410,7 +447,14 @@ fn checks_from(
             plain |= off_line;
             promoted |= off_line;
         }
-        for to in moves & (plain | promoted) {
+        if (moves & (plain | promoted)).is_empty() {
+            continue;
+        }
+        plain = restrict(kind, Some(from), moves & plain);
+        if promoted.is_nonempty() {
+            promoted = restrict(kind.promote(), Some(from), moves & promoted);
+        }
+        for to in plain | promoted {
             let variants = match (plain.contains(to), promoted.contains(to)) {
                 (true, true) => Variants::Both,
                 (false, true) => Variants::PromoteOnly,
@@ -429,6 +473,10 @@ fn checks_from(
             continue;
         }
         let target = empty & squares[kind.index()];
+        if target.is_empty() {
+            continue;
+        }
+        let target = restrict(kind, None, target);
         if target.is_empty() {
             continue;
         }
@@ -506,7 +554,7 @@ mod tests {
 
     /// The check generator before [`check_candidates`]: it visits every piece of ours.
     fn checks_reference(pos: &Position, list: &mut MoveList, skip: bool) {
-        checks_from(pos, list, skip, |pos, us, _, _| pos.pieces_of(us));
+        checks_from(pos, list, skip, |pos, us, _, _| pos.pieces_of(us), |_, _, to| to);
     }
 
     /// The SFEN lines of every `problems/*.sfen` file, comments dropped, and the start position.

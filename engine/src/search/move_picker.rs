@@ -229,27 +229,11 @@ impl CheckInfo {
 
     pub fn new(pos: &Position) -> CheckInfo {
         let us = pos.side_to_move();
-        let mut squares = [Bitboard::EMPTY; PieceKind::NUM];
         let ek = pos.king_square(!us);
+        let mut squares = [Bitboard::EMPTY; PieceKind::NUM];
         let mut discoverers = Bitboard::EMPTY;
         if let Some(ek) = ek {
-            // Each distinct pattern is computed once: the gold-likes share one, and the horse
-            // and dragon add king steps to the bishop's and rook's lines.
-            use PieceKind::*;
-            let (them, occ) = (!us, pos.occupied());
-            let (gold, bishop, rook) =
-                (attacks::gold(them, ek), attacks::bishop(ek, occ), attacks::rook(ek, occ));
-            squares[Pawn.index()] = attacks::pawn(them, ek);
-            squares[Lance.index()] = attacks::lance(them, ek, occ);
-            squares[Knight.index()] = attacks::knight(them, ek);
-            squares[Silver.index()] = attacks::silver(them, ek);
-            squares[Bishop.index()] = bishop;
-            squares[Rook.index()] = rook;
-            for kind in [Gold, ProPawn, ProLance, ProKnight, ProSilver] {
-                squares[kind.index()] = gold;
-            }
-            squares[Horse.index()] = bishop | attacks::king(ek);
-            squares[Dragon.index()] = rook | attacks::king(ek);
+            squares = movegen::check_squares_by_kind(!us, ek, pos.occupied());
             discoverers = pos.slider_blockers(us, ek) & pos.pieces_of(us);
         }
         CheckInfo { enemy_king: ek, squares, discoverers }

@@ -201,7 +201,8 @@ mod tests {
         }
         let mut checks = MoveList::new();
         movegen::generate(pos, MoveClass::Checks, NonPromotions::Skip, &mut checks);
-        shogi::mate1::first_mating_check(pos, &checks, |_, _, _| false)
+        let free = shogi::mate1::free_neighbours(pos);
+        shogi::mate1::first_mating_check(pos, &checks, free, |_, _, _| false)
     }
 
     /// The pre-move escape test never skips a mate: the same first mating move (or none) as
