@@ -7,7 +7,7 @@
 //!
 //! Rooms: [`search`] (the search and its tables), [`eval`] (the evaluation), [`book`] (opening
 //! books), [`usi_front`] (the USI program), [`mod@matches`] (the match runner), [`tools`] (bench
-//! and test helpers). Shared by them: [`params`] (every tunable number) and [`time_manager`]
+//! and test helpers), [`tune`] (the parameter tuner). Shared by them: [`params`] (every tunable number) and [`time_manager`]
 //! (from a clock to a time budget).
 
 pub mod book;
@@ -17,6 +17,7 @@ pub mod params;
 pub mod search;
 pub mod time_manager;
 pub mod tools;
+pub mod tune;
 pub mod usi_front;
 
 pub use params::Params;

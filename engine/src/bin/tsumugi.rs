@@ -1,7 +1,7 @@
 //! `tsumugi`: with no arguments a USI playing engine on stdin/stdout; `match ...` plays a
 //! match between two configurations or against an external USI engine; `bench` prints the
 //! search's functional signature; `predict` and `book ...` are the ponder's and the opening
-//! book's tools. The logic lives in the library (`engine::usi_front`,
+//! book's tools; `tune` learns search parameters (Cross-Entropy Method). The logic lives in the library (`engine::usi_front`,
 //! `engine::matches::args`, `engine::tools::bench`).
 
 use clap::{Args, Parser, Subcommand};
@@ -10,6 +10,7 @@ use engine::matches::args::{self as match_args, params_from, MatchArgs};
 use engine::search::ponder::PonderSettings;
 use engine::tools::bench::{run_bench, run_positions, DEFAULT_BENCH_DEPTH};
 use engine::tools::predict::predict_games;
+use engine::tune::command::{self as tune_command, TuneArgs};
 use engine::usi_front;
 use std::io::{self, BufReader};
 use std::path::PathBuf;
@@ -40,6 +41,11 @@ enum Command {
     /// Opening books: build one from game records, its statistics, and the exact
     /// pseudo-match of two books (seed 004).
     Book(BookArgs),
+    /// Learn search parameters with the Cross-Entropy Method (seed 003): samples drawn from
+    /// each parameter's distribution play games against a reference at a fixed node count;
+    /// the best refit the distributions. Resumable; writes a CSV log, a convergence plot and
+    /// a parameters file.
+    Tune(Box<TuneArgs>),
 }
 
 #[derive(Args)]
@@ -168,5 +174,6 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench(&args),
         Some(Command::Predict(args)) => predict(&args),
         Some(Command::Book(args)) => ExitCode::from(book_commands::run(&args)),
+        Some(Command::Tune(args)) => ExitCode::from(tune_command::run(&args)),
     }
 }

@@ -129,7 +129,7 @@ pub struct MatchArgs {
     pub quiet: bool,
 }
 
-fn split_pair(text: &str) -> Result<(String, String), String> {
+pub fn split_pair(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.trim().to_string())),
         _ => Err(format!("{text:?} is not NAME=VALUE")),
@@ -180,7 +180,7 @@ fn read_book(path: &Path) -> Result<Arc<Book>, String> {
     Ok(Arc::new(book))
 }
 
-fn default_openings() -> Option<PathBuf> {
+pub fn default_openings() -> Option<PathBuf> {
     let candidates = [
         PathBuf::from("..").join(SHARED_OPENINGS),
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(SHARED_OPENINGS),
