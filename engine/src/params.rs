@@ -57,13 +57,13 @@ pub struct ParamSpec {
 
 declare_params! {
     /// Maximum quiescence-search depth in plies.
-    qsearch_depth: 8, 0, 64;
+    qsearch_depth: 7, 0, 64;
     /// Extended futility margins at (reduced) remaining depth 1, 2 and 3 (centipawns); deeper,
     /// each ply adds futility_margin_3 − futility_margin_2. A quiet move is pruned when the
     /// static evaluation plus the margin at its reduced depth does not reach alpha...
-    futility_margin_1: 150, 0, 5000;
-    futility_margin_2: 270, 0, 5000;
-    futility_margin_3: 390, 0, 5000;
+    futility_margin_1: 91, 0, 5000;
+    futility_margin_2: 354, 0, 5000;
+    futility_margin_3: 525, 0, 5000;
     /// ...while that reduced depth is at most futility_max_depth.
     futility_max_depth: 8, 0, 64;
     /// Reverse futility pruning at remaining depth d ≤ rfp_max_depth: a node whose static
@@ -72,7 +72,7 @@ declare_params! {
     rfp_margin: 120, 0, 5000;
     rfp_improving: 60, 0, 5000;
     /// Half-width of the first aspiration window (centipawns).
-    aspiration_width: 60, 1, 2000;
+    aspiration_width: 90, 1, 2000;
     /// 1: NegaScout (PVS) null-window re-search; 0: plain alpha-beta at non-PV children.
     use_pvs: 1, 0, 1;
     /// Null-move reduction R = null_move_reduction + depth/null_move_depth_divisor + up to 3
@@ -93,12 +93,14 @@ declare_params! {
     /// Quiet moves and drops that attack an enemy piece (not a pawn) are reduced this much
     /// less.
     lmr_attack: 0, 0, 8;
-    /// Move-ordering weights for quiet moves (seed 003's features).
-    order_check: 400, -2000, 2000;
-    order_capture: 1000, -2000, 4000;
-    order_attack: 100, -2000, 2000;
-    order_escape: 200, -2000, 2000;
-    order_focal: 150, -2000, 2000;
+    /// Move-ordering weights for quiet moves (seed 003's features). This line's values, the
+    /// futility margins, the aspiration width and the quiescence depth were learnt by `tsumugi
+    /// tune` (benches/README.md, issue 16).
+    order_check: 336, -2000, 2000;
+    order_capture: 2084, -2000, 4000;
+    order_attack: 120, -2000, 2000;
+    order_escape: 85, -2000, 2000;
+    order_focal: 190, -2000, 2000;
     /// Ordering penalty for a quiet move or drop onto a square the opponent attacks.
     order_unsafe: 0, -2000, 2000;
     /// Soppo: 0 off, 1 SS-Cut (fixed distance), 2 DS-Cut (distance from cutoff statistics).

@@ -54,11 +54,22 @@ pub(crate) fn escape(s: &str) -> String {
 }
 
 impl LineChart {
-    /// The chart as an SVG document.
+    /// The chart as an SVG document, the y axis starting at zero (or below, for negative
+    /// values): for counts and probabilities.
     pub fn svg(&self) -> String {
+        self.render(true)
+    }
+
+    /// The chart with the y axis fitted to the values: for quantities whose changes matter
+    /// more than their size (a parameter's mean by generation).
+    pub fn svg_fitted(&self) -> String {
+        self.render(false)
+    }
+
+    fn render(&self, from_zero: bool) -> String {
         let points = self.series.iter().flat_map(|(_, p)| p.iter());
         let (mut x0, mut x1, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
-        let mut y0: f64 = 0.0;
+        let mut y0: f64 = if from_zero { 0.0 } else { f64::INFINITY };
         for &(x, y) in points {
             x0 = x0.min(x);
             x1 = x1.max(x);
@@ -66,7 +77,10 @@ impl LineChart {
             y1 = y1.max(y);
         }
         if !x0.is_finite() {
-            (x0, x1, y1) = (0.0, 1.0, 1.0);
+            (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
+        }
+        if !from_zero {
+            y0 -= (y1 - y0).max(1e-9) * 0.05;
         }
         if x1 <= x0 {
             x1 = x0 + 1.0;
@@ -209,5 +223,27 @@ mod tests {
         // The first series' last point is at the right edge, half-way down to a quarter.
         let right = format!("{:.1},", WIDTH - RIGHT);
         assert!(svg.contains(&right), "{svg}");
+    }
+
+    #[test]
+    fn a_fitted_axis_leaves_zero_out() {
+        let chart = LineChart {
+            title: "mean".into(),
+            x_label: "generation".into(),
+            y_label: "log10".into(),
+            series: vec![("mean".into(), vec![(0.0, 2.2), (1.0, 2.4), (2.0, 2.3)])],
+        };
+        let tick_labels = |svg: &str| {
+            svg.split("text-anchor=\"end\">")
+                .skip(1)
+                .filter_map(|t| t.split('<').next().map(str::to_owned))
+                .collect::<Vec<_>>()
+        };
+        let fitted = tick_labels(&chart.svg_fitted());
+        assert!(
+            !fitted.contains(&"0".to_string()) && fitted.contains(&"2.3".to_string()),
+            "{fitted:?}"
+        );
+        assert!(tick_labels(&chart.svg()).contains(&"0".to_string()));
     }
 }

@@ -163,7 +163,7 @@ pub fn convergence_html(run: &SavedRun) -> String {
             y_label: unit.to_string(),
             series,
         };
-        html.push_str(&chart.svg());
+        html.push_str(&chart.svg_fitted());
     }
     html.push_str("</body></html>\n");
     html
