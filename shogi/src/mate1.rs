@@ -8,10 +8,11 @@
 //! an early-exit form of "no legal move".
 
 use crate::{attacks, movegen, Bitboard, Move, MoveList, NonPromotions};
-use crate::{PieceKind, Position, Square};
+use crate::{Color, PieceKind, Position, Square};
 
 /// A mating move for the side to move (pure rules: pawn-drop mate excluded by the generator),
-/// the first in the order of [`crate::MoveClass::Checks`]. Not in check only; `list` is scratch space.
+/// the first in the order of [`crate::MoveClass::Checks`]. Not in check only; `list` is
+/// scratch space.
 ///
 /// The king's free neighbours are found first. A mating check must take every one of them, so
 /// the check generator is given [`could_take_all`] to cut each piece's destinations with a few
@@ -22,9 +23,14 @@ pub fn mate_in_1(pos: &mut Position, list: &mut MoveList) -> Option<Move> {
         return None;
     }
     let free = free_neighbours(pos);
+    // The board without the enemy king (none: `free` is empty and nothing is cut).
+    let them = !pos.side_to_move();
+    let board = pos
+        .king_square(them)
+        .map_or(pos.occupied(), |k| pos.occupied().and_not(Bitboard::from_square(k)));
     list.clear();
     movegen::checks_restricted(pos, list, NonPromotions::Skip, |kind, from, to| {
-        could_take_all(pos, free, kind, from, to)
+        could_take_all(them, board, free, kind, from, to)
     });
     first_mating_check(pos, list, free, escapes_after)
 }
@@ -35,12 +41,14 @@ pub fn mate_in_1(pos: &mut Position, list: &mut MoveList) -> Option<Move> {
 /// behind the origin may see it once the piece has left; the exact test decides later). A
 /// dropped pawn never mates, by the rules.
 ///
-/// Our piece on `to` attacks `s` exactly when the opponent's piece of the same kind on `s`
-/// would attack `to`; the occupancy is the board's without the king and the origin, which is
-/// the occupancy after the move on every square strictly between the two.
+/// Our piece on `to` attacks `s` exactly when the opponent's (`them`) piece of the same kind
+/// on `s` would attack `to`; the occupancy is `board` (the board without the enemy king)
+/// without the origin, which is the occupancy after the move on every square strictly between
+/// the two.
 #[inline(always)]
 fn could_take_all(
-    pos: &Position,
+    them: Color,
+    board: Bitboard,
     free: Bitboard,
     kind: PieceKind,
     from: Option<Square>,
@@ -52,9 +60,7 @@ fn could_take_all(
     if free.is_empty() {
         return to;
     }
-    let them = !pos.side_to_move();
-    let Some(ksq) = pos.king_square(them) else { return to };
-    let mut occ = pos.occupied().and_not(Bitboard::from_square(ksq));
+    let mut occ = board;
     let mut lines = Bitboard::EMPTY;
     if let Some(from) = from {
         occ = occ.and_not(Bitboard::from_square(from));

@@ -70,7 +70,7 @@ impl GamePlan {
         let config = MatchConfig {
             a: GamePlan::player(params, "sample", self.hash_mb),
             b: self.reference.clone(),
-            games: self.games.max(2),
+            games: self.games,
             openings: self.openings_of(generation),
             clock: GameClock {
                 main_ms: None,

@@ -138,18 +138,17 @@ pub fn convergence_html(run: &SavedRun) -> String {
             states
                 .iter()
                 .enumerate()
-                .filter_map(|(g, s)| {
-                    s.get(j)
-                        .map(|d| (g as f64, f(d.centre_and_spread().0, d.centre_and_spread().1)))
-                })
+                .filter_map(|(g, s)| s.get(j).map(|d| (g, d.centre_and_spread())))
+                .map(|(g, (mean, sd))| (g as f64, f(mean, sd)))
                 .collect()
         };
+        let is_switch = matches!(first, Dist::Bernoulli { .. });
         let (unit, series) = match first {
             Dist::Bernoulli { .. } => {
                 ("probability of 1", vec![("p".to_string(), series_of(|m, _| m))])
             }
             Dist::Gaussian { scale, .. } => (
-                if *scale == Scale::Log10 { "log10 of the value" } else { "value" },
+                if *scale == Scale::Log10 { "log10 of the value (2 = 100)" } else { "value" },
                 vec![
                     ("mean".to_string(), series_of(|m, _| m)),
                     ("mean + sd".to_string(), series_of(|m, s| m + s)),
@@ -163,7 +162,8 @@ pub fn convergence_html(run: &SavedRun) -> String {
             y_label: unit.to_string(),
             series,
         };
-        html.push_str(&chart.svg_fitted());
+        // A probability reads against 0 and 1; a number's drift is what matters.
+        html.push_str(&if is_switch { chart.svg() } else { chart.svg_fitted() });
     }
     html.push_str("</body></html>\n");
     html
