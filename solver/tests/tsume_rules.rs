@@ -1,8 +1,9 @@
 //! Tsume rules (詰将棋ルール): futile interpositions (無駄合) do not count, the main line is the
-//! defender's longest resistance against the shortest mate, and answers match the lengths
-//! composers publish. Pure rules count every interposition.
+//! defender's longest resistance (a defence that leaves the attacker no piece ranking first)
+//! against the shortest mate, and answers match the lengths composers publish. Pure rules
+//! count every interposition.
 
-use shogi::{Move, Position};
+use shogi::{Color, Hand, Move, Position};
 use solver::mate_line::verify_mate_line;
 use solver::{stack, Limits, Outcome, Rules, SolveResult, Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
@@ -81,7 +82,7 @@ fn short_zukou_problems_have_their_published_lengths() {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../problems/edo_zukou.sfen"))
             .unwrap_or_else(|e| panic!("{e}"));
-    for id in ["zukou-002", "zukou-005", "zukou-036", "zukou-085", "zukou-092"] {
+    for id in ["zukou-002", "zukou-005", "zukou-019", "zukou-085", "zukou-092"] {
         let line = text
             .lines()
             .find(|l| l.contains(&format!("# {id} ")))
@@ -99,14 +100,46 @@ fn short_zukou_problems_have_their_published_lengths() {
 
 /// A root in check (an AND node, 図巧75 after ▲５七金 △同玉 ▲５九香): the main line's shorter
 /// mates are looked for at the attacker's nodes, which are the odd plies here. cshogi's df-pn
-/// finds the defender mated within 10 plies and not within 8, and no interposition on the way
-/// is futile, so the answer is exactly 10 plies, proven shortest.
+/// finds the defender mated within 10 plies and not within 8. The 10-ply defence (△６八玉)
+/// ends with a pawn in the attacker's hand, the 8-ply one (△５九馬, a counted interposition)
+/// with none: by the composers' convention the defence that leaves no piece is the main line,
+/// and it is proven shortest.
 #[test]
 fn a_root_in_check_gets_its_main_line() {
     let sfen = "4l4/9/4n4/9/2Ss1n+p+B1/1p7/4k1+b2/2p6/2+p1LL3 w 2RG3g2s2nl14p 4";
     let r = solve(sfen, Rules::Tsume);
-    assert_eq!(mate_line(sfen, &r, Rules::Tsume).len(), 10);
+    let line = mate_line(sfen, &r, Rules::Tsume);
+    assert_eq!(line.len(), 8, "{line:?}");
     assert!(r.main_line && r.proven_shortest, "{r:?}");
+    assert_eq!(hand_at_end(sfen, &line, Color::Black), Hand::EMPTY, "{line:?}");
+}
+
+/// The defence ranking (see `MateLen::defender_prefers`): after the root above, the longer
+/// defence △６八玉 is mated in 9 more plies with a piece to spare, so it ranks below the 8-ply
+/// defence that makes the attacker use every piece; the longest resistance alone would have
+/// chosen it.
+#[test]
+fn a_defence_that_leaves_pieces_ranks_below_one_that_leaves_none() {
+    let root = "4l4/9/4n4/9/2Ss1n+p+B1/1p7/4k1+b2/2p6/2+p1LL3 w 2RG3g2s2nl14p 4";
+    let mut pos = position(root);
+    let king_move = pos.parse_usi_move("5g6h").unwrap_or_else(|e| panic!("{e}"));
+    pos.make_move(king_move);
+    let after = pos.to_sfen();
+    let r = solve(&after, Rules::Tsume);
+    let line = mate_line(&after, &r, Rules::Tsume);
+    assert_eq!(line.len(), 9, "{line:?}");
+    assert_ne!(hand_at_end(&after, &line, Color::Black), Hand::EMPTY, "{line:?}");
+    let whole = mate_line(root, &solve(root, Rules::Tsume), Rules::Tsume);
+    assert_ne!(whole[0], king_move, "{whole:?}");
+}
+
+/// The attacker's hand after `line` is played from `sfen`.
+fn hand_at_end(sfen: &str, line: &[Move], attacker: Color) -> Hand {
+    let mut pos = position(sfen);
+    for &m in line {
+        pos.make_move(m);
+    }
+    pos.hand(attacker)
 }
 
 /// 図巧43 (85 plies): the refinement meets questions answered "shorter" whose line does not get

@@ -4,20 +4,22 @@
 //! a transposition or a superior hand holds a line that is neither the attacker's shortest nor
 //! the defender's longest). The main line is computed afterwards, from the proven positions
 //! the table holds:
-//! - an AND node's value is its longest counted defence: every evasion but the futile
-//!   interpositions (tsume rules), each of which must be proven (a lost proof is searched
-//!   again); with no counted evasion it is mated here, in 0 plies;
+//! - an AND node's value is that of its preferred counted defence: every evasion but the
+//!   futile interpositions (tsume rules) counts, each of which must be proven (a lost proof is
+//!   searched again); with no counted evasion it is mated here, in 0 plies;
 //! - an OR node's value is its shortest proven check;
-//! - ties: at both kinds of node the line that leaves the attacker fewer pieces in hand wins
-//!   (the main line ends with none; a defence of equal length that ends with pieces left is
-//!   the flaw 変同駒余り, not the main line).
+//! - at AND nodes the defence that leaves the attacker fewest pieces in hand at the mate wins,
+//!   then the longest (see [`MateLen::defender_prefers`]); at OR nodes the shortest check wins,
+//!   then the one that leaves fewest pieces (the main line ends with none; a defence of equal
+//!   length that ends with pieces left is the flaw 変同駒余り, not the main line).
 //!
 //! These values are upper bounds of the true ones (each is a real strategy of the attacker).
 //! **Refinement** then looks for shorter mates where they matter, along the main line, from
 //! its end (short, cheap questions) to the root: at each OR node of value `v`, every other
 //! check is asked "is there a mate within `v - 2` plies?" by a bounded df-pn with a node cap.
 //! A shorter mate found changes the main line, which is computed again and refined again. When
-//! every such question was settled the length is the proven shortest: an AND node's value is
+//! every such question was settled the length is the proven shortest (counting each AND node
+//! by its longest defence, which bounds the preferred one from above): an AND node's value is
 //! then exact because its main-line child is exact and no other child's upper bound exceeds it,
 //! an OR node's because no other check mates sooner. When a cap or the budget cut a question
 //! short, the line is still the main line of the mates known, and is reported as not proven
@@ -47,9 +49,18 @@ impl MateLen {
     fn attacker_prefers(self, other: MateLen) -> bool {
         (self.plies, self.leftover) < (other.plies, other.leftover)
     }
-    /// The defender's preference: longer, then fewer pieces left to the attacker.
+    /// The defender's preference, the composers' convention as shtsume applies it: a defence
+    /// after which the attacker mates with no piece left in hand ranks above one that leaves
+    /// some (spare pieces show the attacker had more than that defence made it use); then the
+    /// longer one; then the one that leaves fewer. On 将棋図巧 this ranking gave the recorded
+    /// length on 72 of 95 problems against 68 for length first (図巧19, 21, 59, 61 gained, none
+    /// lost). Ranking by the count of pieces left before the length (shtsume's order) gains
+    /// 図巧36 too, but makes game positions, where every mate leaves pieces, answer shorter
+    /// than the longest resistance (a YaneuraOu mate in 11 became a 9-ply line leaving four
+    /// pieces, where the 11-ply defence leaves five).
     fn defender_prefers(self, other: MateLen) -> bool {
-        self.plies > other.plies || (self.plies == other.plies && self.leftover < other.leftover)
+        let key = |m: MateLen| (m.leftover > 0, std::cmp::Reverse(m.plies), m.leftover);
+        key(self) < key(other)
     }
 }
 
