@@ -5,8 +5,12 @@
 //! KomoringHeights delays moves: a child with a [`Gate`] is *active* only when the child it
 //! waits for has the result the gate names. Gates always point to an earlier child, so one
 //! pass in order settles who is active. They are used for
-//! - interpositions by drop on one square, which wait for each other until the earlier one is
-//!   mated, as the proofs of the later ones mostly repeat the first. (Attacker drops on one
+//! - interpositions by drop, which wait for each other until the earlier one is mated, as the
+//!   proofs of the later ones mostly repeat the first: all of a check's drop interpositions
+//!   form one chain, nearest the king first and cheapest piece first, as shtsume chains them
+//!   (on one square only while futility tests gate them). One chain instead of one per square
+//!   cut the first proof of eight long 将棋図巧 problems from 14.8 M expansions to 9.8 M
+//!   (図巧1 5.1 M → 3.6 M, 図巧4 679 k → 79 k; 寿 1.34 M → 1.54 M). (Attacker drops on one
 //!   square are not chained: a hard first drop then hides an easy mate behind it, which cost
 //!   up to 5,000 times the nodes on the YaneuraOu samples. For the same reason a non-promotion
 //!   does not wait for its promotion: it cut 図巧1's first proof by a quarter, but 図巧 #37,

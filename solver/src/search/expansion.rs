@@ -34,8 +34,13 @@ impl Search<'_> {
         let or_node = self.node_moves(pos, moves);
         let blocks = if or_node { None } else { blocking_squares(pos) };
         let tsume = self.futility_tests;
-        // The last interposition by drop on each square, which the next one waits for.
+        // The last interposition by drop on each square, which the next one waits for; when
+        // not under futility tests, on any square (one chain).
         let mut drop_chain: [Option<u16>; Square::NUM] = [None; Square::NUM];
+        let mut last_drop: Option<u16> = None;
+        if let (false, Some((ksq, line))) = (tsume, blocks) {
+            order_drop_interpositions(moves.as_mut_slice(), ksq, line);
+        }
         // A delayed move waits for its predecessor to fail for the mover.
         let fails = if or_node { Opens::Disproven } else { Opens::Proven };
         let push = |children: &mut Vec<Child>, mv: Move, edge: Edge, gate: Option<Gate>| {
@@ -46,7 +51,10 @@ impl Search<'_> {
         // Promotions and everything else first, so that gates point backwards.
         for &mv in moves.iter() {
             let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
-            if block && mv.is_drop() {
+            if block && mv.is_drop() && !tsume {
+                let gate = last_drop.map(|on| Gate { on, opens_on: fails });
+                last_drop = Some(push(children, mv, Edge::Move, gate));
+            } else if block && mv.is_drop() {
                 // Interpositions by drop on one square wait for each other.
                 let to = mv.to().index();
                 let gate = match drop_chain[to] {
@@ -229,6 +237,45 @@ pub(super) fn evasion_estimate(pos: &Position, evasions: &MoveList) -> PnDn {
         }
     }
     (others + squares.count()).max(1) as PnDn
+}
+
+/// Puts the interpositions by drop of `evasions` last (the other moves keep their order),
+/// nearest the king first and, on one square, cheapest piece first: the order in which they
+/// wait for each other as one chain (see [`super::children`]). A stable insertion sort:
+/// evasions are few, and it needs no buffer.
+fn order_drop_interpositions(evasions: &mut [Move], ksq: Square, line: Bitboard) {
+    let key = |mv: Move| -> (u8, u8, u8) {
+        match mv.dropped() {
+            Some(kind) if line.contains(mv.to()) => {
+                let to = mv.to();
+                let df = to.file().index().abs_diff(ksq.file().index());
+                let dr = to.rank().index().abs_diff(ksq.rank().index());
+                (1, df.max(dr) as u8, drop_cost(kind))
+            }
+            _ => (0, 0, 0),
+        }
+    };
+    for i in 1..evasions.len() {
+        let mut j = i;
+        while j > 0 && key(evasions[j - 1]) > key(evasions[j]) {
+            evasions.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// The order in which dropped interpositions are tried: the cheaper piece first (the one the
+/// attacker gains least by taking).
+fn drop_cost(kind: PieceKind) -> u8 {
+    match kind {
+        PieceKind::Pawn => 0,
+        PieceKind::Lance => 1,
+        PieceKind::Knight => 2,
+        PieceKind::Silver => 3,
+        PieceKind::Gold => 4,
+        PieceKind::Bishop => 5,
+        _ => 6,
+    }
 }
 
 /// For a side to move in check: its king and the squares where the check may be blocked

@@ -53,12 +53,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The refinement of the main line (tsume rules) may spend half the nodes of the first proof,
-/// and at least `REFINE_BUDGET_MIN`. On 将棋図巧 (60 s each, 2026-11-26) a floor of 200,000
-/// nodes found the recorded length as often as one of 2,000,000 (73 and 72 of 95: 図巧47 lost,
-/// 98 gained) in 58 % of the time (65.8 s against 112.9 s for the 99 problems answered);
-/// 50,000 lost three more (図巧10, 36, 82: too few to settle their short questions).
+/// and at least `REFINE_BUDGET_MIN`. On 将棋図巧 (60 s each, 2026-11-26, with interpositions by
+/// drop as one chain) a floor of 500,000 nodes found the recorded length on 73 of 95 problems
+/// in 56.3 s for the 99 answered; 200,000 on 70 in 49.4 s (short problems such as 図巧25, 36
+/// and 78 need the floor to settle their questions); 100 % of the first proof with the
+/// 500,000 floor on 73 in 65.8 s.
 const REFINE_BUDGET_PERCENT: u64 = 50;
-const REFINE_BUDGET_MIN: u64 = 200_000;
+const REFINE_BUDGET_MIN: u64 = 500_000;
 
 pub struct Solver {
     config: SolverConfig,
