@@ -55,11 +55,11 @@ impl Search<'_> {
                 let gate = last_drop.map(|on| Gate { on, opens_on: fails });
                 last_drop = Some(push(children, mv, Edge::Move, gate));
             } else if block && mv.is_drop() {
-                // Interpositions by drop on one square wait for each other.
+                // Under futility tests, interpositions by drop on one square wait for each other.
                 let to = mv.to().index();
                 let gate = match drop_chain[to] {
                     Some(on) => Some(Gate { on, opens_on: fails }),
-                    None if tsume => {
+                    None => {
                         // The first interposition on this square: its futility test first.
                         let test = self.futility_edge(pos, mv);
                         test.map(|edge| Gate {
@@ -67,7 +67,6 @@ impl Search<'_> {
                             opens_on: Opens::Disproven,
                         })
                     }
-                    None => None,
                 };
                 drop_chain[to] = Some(push(children, mv, Edge::Move, gate));
             } else if tsume && block {

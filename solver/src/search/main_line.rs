@@ -8,10 +8,11 @@
 //!   futile interpositions (tsume rules) counts, each of which must be proven (a lost proof is
 //!   searched again); with no counted evasion it is mated here, in 0 plies;
 //! - an OR node's value is its shortest proven check;
-//! - at AND nodes the defence that leaves the attacker fewest pieces in hand at the mate wins,
-//!   then the longest (see [`MateLen::defender_prefers`]); at OR nodes the shortest check wins,
-//!   then the one that leaves fewest pieces (the main line ends with none; a defence of equal
-//!   length that ends with pieces left is the flaw 変同駒余り, not the main line).
+//! - at AND nodes a defence whose mate leaves the attacker no piece in hand wins over one that
+//!   leaves some, then the longest, then the one that leaves fewer (see
+//!   [`MateLen::defender_prefers`]); at OR nodes the shortest check wins, then the one that
+//!   leaves fewest pieces (the main line ends with none; a defence of equal length that ends
+//!   with pieces left is the flaw 変同駒余り, not the main line).
 //!
 //! These values are upper bounds of the true ones (each is a real strategy of the attacker).
 //! **Refinement** then looks for shorter mates where they matter, along the main line, from
