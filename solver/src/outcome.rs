@@ -63,4 +63,8 @@ pub struct Progress {
     pub hashfull: u32,
     pub root_pn: u32,
     pub root_dn: u32,
+    /// Once a mate is proven and its main line is being refined (tsume rules): the main line
+    /// known so far, a mate within its length, reported each time it changes (shorter ones
+    /// may still be found). `None` in the periodic reports.
+    pub mate: Option<Vec<Move>>,
 }

@@ -145,10 +145,24 @@ impl MateSearch {
         self.stop.store(true, Ordering::SeqCst);
     }
 
-    /// An `info` line for a progress report.
+    /// An `info` line for a progress report; for a main line found while the answer is
+    /// refined (a mate within its length, shorter ones still looked for), its length as
+    /// `score mate` and the line as `pv`, so that a GUI shows the answer tighten.
     pub fn progress(&mut self, p: &Progress, out: &mut Output<'_>) -> io::Result<()> {
         self.hashfull = p.hashfull;
-        out.send(&progress_info(p))
+        let Some(moves) = p.mate.as_ref().filter(|m| !m.is_empty()) else {
+            return out.send(&progress_info(p));
+        };
+        let sign = if root_defends(&self.root) { "-" } else { "+" };
+        out.send(&format!(
+            "info time {} nodes {} nps {} hashfull {} score mate {sign}{} pv {}",
+            millis(p.elapsed),
+            p.nodes,
+            nps(p.nodes, p.elapsed),
+            p.hashfull,
+            moves.len(),
+            moves_to_usi(moves)
+        ))
     }
 
     /// The final `info` line of a search, with the mate line as `pv` and, when `with_score`,

@@ -198,6 +198,33 @@ fn go_mate_answers() {
     e.quit();
 }
 
+/// While `go mate` refines its answer, each shorter main line found is shown as it comes
+/// (`score mate +N pv ...`), so that a GUI sees the answer tighten; the last is the answer.
+/// YaneuraOu's mate-in-9 sample #10: the first proof is a 29-ply mate.
+#[test]
+fn go_mate_shows_each_shorter_line() {
+    let sfen = "+B5knl/4+Pg3/3+Rppspp/1p7/3N2pP1/7sP/PP3+pPS1/5g1K1/L7L b RB2GS2NLP4p 93";
+    let mut e = Engine::start();
+    e.send("usinewgame");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 8000");
+    let lines = e.expect("checkmate");
+    let shown: Vec<(usize, &str)> = lines
+        .iter()
+        .filter_map(|l| {
+            let (_, rest) = l.split_once(" score mate +")?;
+            let (n, pv) = rest.split_once(" pv ")?;
+            Some((n.parse().ok()?, pv))
+        })
+        .collect();
+    assert!(shown.len() >= 2, "{lines:?}");
+    assert!(shown.iter().all(|(n, pv)| pv.split_whitespace().count() == *n), "{lines:?}");
+    assert!(shown.windows(2).all(|w| w[1].0 < w[0].0), "{lines:?}");
+    let answer = lines.last().and_then(|l| l.strip_prefix("checkmate ")).unwrap_or("");
+    assert_eq!(shown.last().map(|s| s.1), Some(answer), "{lines:?}");
+    e.quit();
+}
+
 #[test]
 fn mate_in_one() {
     let mut e = Engine::start();

@@ -30,6 +30,9 @@ pub(super) struct Search<'a> {
     pub(super) rules: Rules,
     /// Interpositions wait for their futility test (tsume rules; see `children`).
     pub(super) futility_tests: bool,
+    /// A pure-rule probe inside a tsume-rule question: its bounded disproofs are not stored
+    /// (see `Search::probe_pure`).
+    pub(super) pure_probe: bool,
     pub(super) attacker: Color,
     /// Xored into every board key the table sees ([`crate::tt::key_salt`]): the attacker and
     /// the pieces in play are part of an entry's identity.
@@ -85,6 +88,23 @@ impl Search<'_> {
         pos.board_key() ^ self.key_salt
     }
 
+    /// What the table already answers about `pos` (the last position of the path) with
+    /// `depth` plies left: a proof within `depth`, or a disproof that holds as deep. A
+    /// question answered so needs no expansion. (Not for a node proven again because the
+    /// proofs below it were lost: its own entry answers, its children's are still missing.)
+    pub(super) fn recall(&mut self, pos: &Position, depth: u16) -> Option<Value> {
+        Some(self.estimate(pos, depth)).filter(Value::is_solved)
+    }
+
+    /// The answer to "does `pos` mate within `depth` plies?": from the table when it knows
+    /// ([`Search::recall`]), else by [`Search::prove`].
+    pub(super) fn answer(&mut self, pos: &mut Position, depth: u16) -> Value {
+        match self.recall(pos, depth) {
+            Some(known) => known,
+            None => self.prove(pos, depth),
+        }
+    }
+
     /// Searches `pos` (the last position of the path) until it is solved within `depth`
     /// remaining plies or the search is aborted.
     pub(super) fn prove(&mut self, pos: &mut Position, depth: u16) -> Value {
@@ -97,6 +117,9 @@ impl Search<'_> {
     }
 
     pub(super) fn store(&mut self, pos: &Position, v: &Value, amount: u32) {
+        if self.pure_probe && v.dn == 0 && v.depth != crate::tt::UNBOUNDED {
+            return;
+        }
         let stored = Stored { pn: v.pn, dn: v.dn, len: v.len, depth: v.depth, amount };
         let n = self.nodes_on_path.len();
         let parent = if n >= 2 { Some(self.nodes_on_path[n - 2]) } else { None };
@@ -185,7 +208,9 @@ impl Search<'_> {
 
         if value.dn == 0 && value.by_repetition {
             // Path-dependent: only the repetition tier, keyed by this very path, may keep it.
-            self.repetitions.insert(self.path_hash(), value.depth);
+            if !(self.pure_probe && value.depth != crate::tt::UNBOUNDED) {
+                self.repetitions.insert(self.path_hash(), value.depth);
+            }
         } else {
             let amount = (self.nodes - nodes_before).min(u32::MAX as u64) as u32;
             self.store(pos, &value, amount);

@@ -24,7 +24,7 @@ impl Search<'_> {
         let mut shortest = first;
         while shortest >= 2 && !self.aborted {
             let bound = shortest - 2;
-            let shorter = self.prove(root, bound);
+            let shorter = self.answer(root, bound);
             if shorter.pn != 0 {
                 // A disproof that ended at the stack guard does not cover the bound.
                 if shorter.depth < bound {
@@ -52,7 +52,7 @@ impl Search<'_> {
         let v = if self.is_repetition() {
             Value::disproven(Hand::EMPTY, true, UNBOUNDED)
         } else {
-            self.prove(pos, depth)
+            self.answer(pos, depth)
         };
         self.leave();
         pos.unmake_move();

@@ -52,14 +52,17 @@ use shogi::{Color, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// The refinement of the main line (tsume rules) may spend half the nodes of the first proof,
-/// and at least `REFINE_BUDGET_MIN`. On 将棋図巧 (60 s each, 2026-11-26, with interpositions by
-/// drop as one chain) a floor of 500,000 nodes found the recorded length on 73 of 95 problems
-/// in 56.3 s for the 99 answered; 200,000 on 70 in 49.4 s (short problems such as 図巧25, 36
-/// and 78 need the floor to settle their questions); 100 % of the first proof with the
-/// 500,000 floor on 73 in 65.8 s.
-const REFINE_BUDGET_PERCENT: u64 = 50;
-const REFINE_BUDGET_MIN: u64 = 500_000;
+/// What the refinement of the main line (tsume rules) may spend (see
+/// [`main_line::RefineBudget`]): its probes for shorter mates `PROBE_BUDGET_PERCENT` of the
+/// first proof's nodes and at least `PROBE_BUDGET_MIN`, its proofs that none is left as long as
+/// it has spent less than `PROOF_BUDGET` in all. On 将棋図巧 (60 s each, 2026-11-26) this found
+/// the recorded length on 76 of 95 problems for 143 M nodes on the 99 answered, against 73 for
+/// 139 M with one budget for both (half the first proof, at least 500,000 nodes): short problems
+/// no longer spend that floor on proofs, which let long ones finish their probes (図巧69, 79,
+/// 86). Larger proof budgets settled more questions but shortened no line.
+const PROBE_BUDGET_PERCENT: u64 = 100;
+const PROBE_BUDGET_MIN: u64 = 5_000_000;
+const PROOF_BUDGET: u64 = 400_000;
 
 pub struct Solver {
     config: SolverConfig,
@@ -272,7 +275,8 @@ impl Solver {
             Helpers { table, config: &config, pos, prefix, attacker, limits, stop: &helpers_stop };
         let (value, helper_nodes) = std::thread::scope(|scope| {
             let h = team.spawn(scope, helpers);
-            let value = search.prove(&mut root, depth);
+            // A root the table already answers (a question asked again) needs no search.
+            let value = search.answer(&mut root, depth);
             helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
             let nodes: u64 = h.into_iter().filter_map(|h| h.join().ok()).sum();
             (value, nodes)
@@ -286,8 +290,11 @@ impl Solver {
                 None
             } else if config.rules == Rules::Tsume {
                 let first_proof = search.nodes + helper_nodes;
-                let share = first_proof.saturating_mul(REFINE_BUDGET_PERCENT) / 100;
-                let budget = REFINE_BUDGET_MIN.max(share);
+                let share = |percent: u64| first_proof.saturating_mul(percent) / 100;
+                let budget = main_line::RefineBudget {
+                    probes: PROBE_BUDGET_MIN.max(share(PROBE_BUDGET_PERCENT)),
+                    proofs: PROOF_BUDGET,
+                };
                 search.main_line(&mut root, budget).map(|l| {
                     debug_assert_eq!(l.len.plies as usize, l.moves.len());
                     (l.moves, l.proven_shortest)
@@ -324,6 +331,7 @@ impl Solver {
             hashfull,
             root_pn: value.pn,
             root_dn: value.dn,
+            mate: None,
         };
         if let Some(progress) = search.progress.as_mut() {
             progress(&report);
@@ -391,6 +399,7 @@ fn new_search<'a>(
         double_count: config.double_count,
         rules: config.rules,
         futility_tests: false,
+        pure_probe: false,
         max_ply,
         attacker,
         key_salt: key_salt(pos, attacker),

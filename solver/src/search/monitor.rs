@@ -48,10 +48,25 @@ impl Search<'_> {
                 hashfull: self.table.hashfull(),
                 root_pn: self.root_value.0,
                 root_dn: self.root_value.1,
+                mate: None,
             };
             if let Some(progress) = self.progress.as_mut() {
                 progress(&report);
             }
         }
+    }
+
+    /// Reports the main line known so far (see [`Progress::mate`]) to whoever listens.
+    pub(super) fn report_line(&mut self, moves: &[shogi::Move]) {
+        let Some(progress) = self.progress.as_mut() else { return };
+        let report = Progress {
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+            hashfull: self.table.hashfull(),
+            root_pn: 0,
+            root_dn: crate::pn::INF,
+            mate: Some(moves.to_vec()),
+        };
+        progress(&report);
     }
 }

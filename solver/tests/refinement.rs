@@ -1,0 +1,135 @@
+//! The refinement of the main line (tsume rules): what it finds, what it reports on the way,
+//! and what a second question reuses from the table.
+
+use shogi::{Move, Position};
+use solver::mate_line::verify_mate_line;
+use solver::{stack, Limits, Outcome, Progress, Rules, SolveResult, Solver, SolverConfig};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// YaneuraOu's mate-in-9 sample #10 (`problems/yaneuraou_mate9_100.sfen`), a game position
+/// whose first proof is a 29-ply mate. Its pure-rule shortest mate is 9 plies; under tsume
+/// rules, which only leave futile interpositions out, the answer can be no longer. The
+/// refinement once stopped at 13: its bounded tsume-rule questions, with a futility test at
+/// every interposition, could not find the 7-ply mate after ▲５二馬 △同玉 within their caps.
+const GAME_MATE9: &str = "+B5knl/4+Pg3/3+Rppspp/1p7/3N2pP1/7sP/PP3+pPS1/5g1K1/L7L b RB2GS2NLP4p 93";
+
+fn position(sfen: &str) -> Position {
+    Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
+}
+
+fn limits() -> Limits {
+    Limits { time: Some(Duration::from_secs(60)), nodes: None }
+}
+
+fn config(rules: Rules) -> SolverConfig {
+    SolverConfig { hash_mb: 64, rules, ..SolverConfig::default() }
+}
+
+/// Solves `sfen` after `prefix` (on the search's path, as a GUI's `position ... moves` is),
+/// with a fresh solver.
+fn solve_after(sfen: &str, prefix: Vec<Move>, rules: Rules) -> SolveResult {
+    let pos = position(sfen);
+    stack::run_on_search_thread("test", move || {
+        let mut solver = Solver::new(config(rules));
+        let attacker = pos.side_to_move();
+        solver.solve_after(&pos, &prefix, attacker, &limits(), &AtomicBool::new(false), &mut |_| {})
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn mate(sfen: &str, r: &SolveResult, rules: Rules) -> Vec<Move> {
+    let Outcome::Mate(line) = &r.outcome else { panic!("{sfen}: {:?}", r.outcome) };
+    if let Err(e) = verify_mate_line(&position(sfen), line, rules) {
+        panic!("{sfen}: {e}: {line:?}");
+    }
+    line.clone()
+}
+
+#[test]
+fn a_game_position_answers_no_longer_than_its_pure_shortest() {
+    let pure = solve_after(GAME_MATE9, Vec::new(), Rules::Pure);
+    let tsume = solve_after(GAME_MATE9, Vec::new(), Rules::Tsume);
+    let pure_line = mate(GAME_MATE9, &pure, Rules::Pure);
+    let line = mate(GAME_MATE9, &tsume, Rules::Tsume);
+    assert_eq!(pure_line.len(), 9, "{pure_line:?}");
+    assert!(line.len() <= pure_line.len(), "{line:?}");
+    assert!(tsume.main_line && tsume.proven_shortest, "{tsume:?}");
+}
+
+/// The line is built to its length, with no detour: from every attacker's move of it, a fresh
+/// search of the rest (with the moves before on its path) finds a mate of exactly the plies
+/// the line has left, proven shortest.
+#[test]
+fn every_attacker_move_of_the_line_starts_a_shortest_mate() {
+    let r = solve_after(GAME_MATE9, Vec::new(), Rules::Tsume);
+    let line = mate(GAME_MATE9, &r, Rules::Tsume);
+    for k in (0..line.len()).step_by(2) {
+        let rest = solve_after(GAME_MATE9, line[..k].to_vec(), Rules::Tsume);
+        let Outcome::Mate(tail) = &rest.outcome else { panic!("after {k}: {:?}", rest.outcome) };
+        assert_eq!(tail.len(), line.len() - k, "after {:?}: {tail:?}", &line[..k]);
+        assert!(rest.proven_shortest, "after {k}: {rest:?}");
+    }
+}
+
+/// While the answer is refined, the listener hears each main line found, a mate within its
+/// length, each one shorter than the last, and the last one is the answer.
+#[test]
+fn the_listener_hears_each_shorter_line() {
+    let pos = position(GAME_MATE9);
+    let (r, heard) = stack::run_on_search_thread("test", move || {
+        let mut solver = Solver::new(config(Rules::Tsume));
+        let mut heard: Vec<Vec<Move>> = Vec::new();
+        let mut listen = |p: &Progress| heard.extend(p.mate.clone());
+        let r = solver.solve(&pos, &limits(), &AtomicBool::new(false), &mut listen);
+        (r, heard)
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let answer = mate(GAME_MATE9, &r, Rules::Tsume);
+    assert!(heard.len() >= 2, "{heard:?}");
+    for line in &heard {
+        mate(
+            GAME_MATE9,
+            &SolveResult { outcome: Outcome::Mate(line.clone()), ..r.clone() },
+            Rules::Tsume,
+        );
+    }
+    assert!(heard.windows(2).all(|w| w[1].len() < w[0].len()), "{heard:?}");
+    assert_eq!(heard.last(), Some(&answer));
+}
+
+/// Solves `sfen` twice on one solver (one table) and answers both results.
+fn solve_twice(sfen: &str, rules: Rules) -> (SolveResult, SolveResult) {
+    let pos = position(sfen);
+    stack::run_on_search_thread("test", move || {
+        let mut solver = Solver::new(config(rules));
+        let stop = AtomicBool::new(false);
+        let first = solver.solve(&pos, &limits(), &stop, &mut |_| {});
+        let second = solver.solve(&pos, &limits(), &stop, &mut |_| {});
+        (first, second)
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Under pure rules a second question about the same position is answered from what the
+/// first one stored, the proof with its length and the bounded disproof "no mate within
+/// 7 plies", with no new expansion.
+#[test]
+fn a_pure_question_asked_again_needs_no_expansion() {
+    let (first, second) = solve_twice(GAME_MATE9, Rules::Pure);
+    assert_eq!(first.outcome, second.outcome);
+    assert!(first.expansions > 1000, "{first:?}");
+    assert_eq!(second.expansions, 0, "{second:?}");
+}
+
+/// Under tsume rules too the second question reuses the table: the proof, the refinement's
+/// settled questions and the futility tests proven. (Not quite nothing: a futility test cut
+/// short by its cap the first time, which counted the interposition as a defence, is tried
+/// again and may now be settled.)
+#[test]
+fn a_tsume_question_asked_again_is_answered_from_the_table() {
+    let (first, second) = solve_twice(GAME_MATE9, Rules::Tsume);
+    assert_eq!(first.outcome, second.outcome);
+    assert!(second.proven_shortest, "{second:?}");
+    assert!(second.expansions * 100 < first.expansions, "{first:?} then {second:?}");
+}
