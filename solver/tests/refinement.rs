@@ -14,6 +14,12 @@ use std::time::Duration;
 /// every interposition, could not find the 7-ply mate after ▲５二馬 △同玉 within their caps.
 const GAME_MATE9: &str = "+B5knl/4+Pg3/3+Rppspp/1p7/3N2pP1/7sP/PP3+pPS1/5g1K1/L7L b RB2GS2NLP4p 93";
 
+/// YaneuraOu's mate-in-3 sample #8: a pure-rule 3-ply mate (▲５三銀). Under tsume rules the
+/// main line once kept ▲８二飛成, a 5-ply mate whose proof the table held as shorter than the
+/// line it makes, and never looked at the check with the next shortest proof.
+const GAME_MATE3: &str =
+    "lR5nl/5k1b1/2gp3p1/2s1p1P2/p4N2p/P3PpR2/1PPP1P2P/2G1K2s1/LN6L b GSN2Pbgs2p 83";
+
 fn position(sfen: &str) -> Position {
     Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
 }
@@ -47,14 +53,16 @@ fn mate(sfen: &str, r: &SolveResult, rules: Rules) -> Vec<Move> {
 }
 
 #[test]
-fn a_game_position_answers_no_longer_than_its_pure_shortest() {
-    let pure = solve_after(GAME_MATE9, Vec::new(), Rules::Pure);
-    let tsume = solve_after(GAME_MATE9, Vec::new(), Rules::Tsume);
-    let pure_line = mate(GAME_MATE9, &pure, Rules::Pure);
-    let line = mate(GAME_MATE9, &tsume, Rules::Tsume);
-    assert_eq!(pure_line.len(), 9, "{pure_line:?}");
-    assert!(line.len() <= pure_line.len(), "{line:?}");
-    assert!(tsume.main_line && tsume.proven_shortest, "{tsume:?}");
+fn game_positions_answer_no_longer_than_their_pure_shortest() {
+    for (sfen, pure_len) in [(GAME_MATE9, 9), (GAME_MATE3, 3)] {
+        let pure = solve_after(sfen, Vec::new(), Rules::Pure);
+        let tsume = solve_after(sfen, Vec::new(), Rules::Tsume);
+        let pure_line = mate(sfen, &pure, Rules::Pure);
+        let line = mate(sfen, &tsume, Rules::Tsume);
+        assert_eq!(pure_line.len(), pure_len, "{sfen}: {pure_line:?}");
+        assert!(line.len() <= pure_line.len(), "{sfen}: {line:?}");
+        assert!(tsume.main_line && tsume.proven_shortest, "{sfen}: {tsume:?}");
+    }
 }
 
 /// The line is built to its length, with no detour: from every attacker's move of it, a fresh

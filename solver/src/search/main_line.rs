@@ -409,9 +409,12 @@ impl Search<'_> {
         let mut best: Option<(MateLen, Move)> = None;
         if or_node {
             // The checks with the shortest proof the table holds (refinement finds the others);
-            // of those, the one whose line leaves the attacker fewest pieces. When none of them
-            // shows a line (a proof that rests on this path's positions, or lost), the checks
-            // with the next shortest proof.
+            // of those, the one whose line leaves the attacker fewest pieces. A line is no
+            // longer than its check's proof, but a proof's length in the table can fall short
+            // of the line's (YaneuraOu mate3 #8: a proof of length 0 after ▲８二飛成, whose
+            // line is 4 plies, hid the 3-ply ▲５三銀): the checks with the next shortest proof
+            // are looked at too while their proof is shorter than the best line so far, and
+            // when none so far shows a line (a proof that rests on this path, or lost).
             let mut proven = self.proven_checks(pos, &moves, memo);
             if proven.is_empty() {
                 // The table lost the proofs below this node: prove it again.
@@ -421,7 +424,9 @@ impl Search<'_> {
                 }
             }
             let mut k = 0;
-            while k < proven.len() && best.is_none() {
+            while k < proven.len()
+                && best.is_none_or(|(b, _)| proven[k].0.saturating_add(1) < b.plies)
+            {
                 let len = proven[k].0;
                 while k < proven.len() && proven[k].0 == len {
                     let mv = proven[k].1;
