@@ -314,3 +314,60 @@ pub(super) fn twin_is_legal(pos: &Position, twin: Move) -> bool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::children::is_active;
+    use super::super::dfpn::Frame;
+    use crate::config::SolverConfig;
+    use crate::outcome::Limits;
+    use crate::repetition_table::RepetitionTable;
+    use crate::tt::Table;
+    use shogi::{Color, Position};
+
+    /// A hand-made check along the first rank: Black's rook on 9a, White's king on 1a, White
+    /// holding a pawn, a lance, a knight and a gold. Its interpositions by drop (4 pieces on
+    /// each of 7 squares) form one chain, nearest the king first and cheapest piece first, and
+    /// only the chain's head is searched at first; the king's moves are searched at once.
+    #[test]
+    fn drop_interpositions_wait_for_each_other_as_one_chain() {
+        let pos =
+            Position::from_sfen("R7k/9/9/9/9/9/9/9/4K4 w gnlp 1").unwrap_or_else(|e| panic!("{e}"));
+        let table = Table::new(1, false);
+        let mut repetitions = RepetitionTable::default();
+        let config = SolverConfig::default();
+        let limits = Limits::default();
+        let mut search = super::super::new_search(
+            &table,
+            &mut repetitions,
+            &config,
+            &pos,
+            Color::Black,
+            &limits,
+        );
+        let mut frame = Frame::default();
+        search.expand(&pos, &mut frame);
+        let drops: Vec<(usize, String)> = frame
+            .children
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.mv.is_drop())
+            .map(|(i, c)| (i, c.mv.to_string()))
+            .collect();
+        let order: Vec<&str> = drops.iter().map(|(_, m)| m.as_str()).collect();
+        assert_eq!(order.len(), 28, "{order:?}");
+        assert_eq!(&order[..5], ["P*2a", "L*2a", "N*2a", "G*2a", "P*3a"], "{order:?}");
+        assert_eq!(order.last(), Some(&"G*8a"), "{order:?}");
+        let active: Vec<&str> = drops
+            .iter()
+            .filter(|(i, _)| is_active(&frame.children, *i))
+            .map(|(_, m)| m.as_str())
+            .collect();
+        assert_eq!(active, ["P*2a"]);
+        let others = frame.children.iter().enumerate().filter(|(_, c)| !c.mv.is_drop());
+        assert!(
+            others.clone().count() > 0
+                && others.clone().all(|(i, _)| is_active(&frame.children, i))
+        );
+    }
+}
