@@ -170,9 +170,13 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         }
     }
 
+    // The summary is printed once: with the result lines on stdout, else (JSON on stdout)
+    // on stderr.
     let lines = summary.lines();
-    for l in &lines {
-        let _ = writeln!(err, "{l}");
+    if args.json || args.jsonl {
+        for l in &lines {
+            let _ = writeln!(err, "{l}");
+        }
     }
     if args.json {
         let report = JsonReport {
