@@ -23,22 +23,34 @@ pub struct Setup {
 /// Why a setup is not a legal position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
-    /// Two unpromoted pawns of one side on one file (二歩).
-    TwoPawnsOnFile { color: Color, file: File },
+    /// Two unpromoted pawns of one side on one file (二歩); `square` is the second one's.
+    TwoPawnsOnFile { color: Color, file: File, square: Square },
     /// A pawn or lance on its last rank, or a knight on its last two: it could never move.
     DeadPiece { square: Square, piece: Piece },
     /// More pieces of a kind (board, promoted or not, plus hands) than a set holds.
     TooManyPieces { kind: PieceKind, count: u32 },
-    /// More than one king of one side.
-    TooManyKings { color: Color },
+    /// More than one king of one side; `square` is the second one's.
+    TooManyKings { color: Color, square: Square },
     /// The side that is not to move is in check: the last move left its king capturable.
     OpponentInCheck,
+}
+
+impl PositionError {
+    /// The square the error is about, where it has one (a board reader names its row).
+    pub fn square(&self) -> Option<Square> {
+        match self {
+            PositionError::TwoPawnsOnFile { square, .. }
+            | PositionError::DeadPiece { square, .. }
+            | PositionError::TooManyKings { square, .. } => Some(*square),
+            PositionError::TooManyPieces { .. } | PositionError::OpponentInCheck => None,
+        }
+    }
 }
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionError::TwoPawnsOnFile { color, file } => {
+            PositionError::TwoPawnsOnFile { color, file, .. } => {
                 write!(f, "two {color} pawns on file {}", file.to_char())
             }
             PositionError::DeadPiece { square, piece } => {
@@ -50,7 +62,9 @@ impl fmt::Display for PositionError {
                 kind.base_char(),
                 PieceKind::SET_COUNT[kind.index()]
             ),
-            PositionError::TooManyKings { color } => write!(f, "more than one {color} king"),
+            PositionError::TooManyKings { color, square } => {
+                write!(f, "more than one {color} king (another on {square})")
+            }
             PositionError::OpponentInCheck => f.write_str("the side not to move is in check"),
         }
     }
@@ -85,14 +99,18 @@ impl Setup {
             if kind == PieceKind::Pawn {
                 let f = &mut pawn_files[color.index()][sq.file().index()];
                 if *f {
-                    return Err(PositionError::TwoPawnsOnFile { color, file: sq.file() });
+                    return Err(PositionError::TwoPawnsOnFile {
+                        color,
+                        file: sq.file(),
+                        square: sq,
+                    });
                 }
                 *f = true;
             }
             if kind == PieceKind::King {
                 kings[color.index()] += 1;
                 if kings[color.index()] > 1 {
-                    return Err(PositionError::TooManyKings { color });
+                    return Err(PositionError::TooManyKings { color, square: sq });
                 }
             }
             counts[kind.unpromote().index()] += 1;

@@ -310,7 +310,7 @@ mod tests {
         ));
         assert!(matches!(
             err("4k4/9/9/9/9/9/9/9/3KK4 b - 1"),
-            TooManyKings { color: Color::Black }
+            TooManyKings { color: Color::Black, .. }
         ));
         assert!(matches!(err("4k4/4R4/9/9/9/9/9/9/4K4 b - 1"), OpponentInCheck));
         // Tsume: no attacker king.

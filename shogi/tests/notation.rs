@@ -288,3 +288,43 @@ fn a_move_list_header_glued_to_the_hand_line_still_reads() {
     assert_eq!(r.position.to_sfen(), "4k4/9/4P4/9/9/9/9/9/9 b G 1");
     assert_eq!(usi(&r.moves), "G*5b");
 }
+
+/// A composer's KIF whose board is not a legal position gets the error on the row of the square
+/// at fault, with the square (two kings of one side, a pawn that can never move), or on the
+/// diagram's first line when no square is at fault (too many pieces).
+#[test]
+fn an_illegal_board_is_named_by_its_row_and_square() {
+    let r = records("tsume.kif").remove(0).unwrap_or_else(|e| panic!("{e}"));
+    let text = write_kif(&r).unwrap_or_else(|e| panic!("{e}"));
+    let row = |rank: char| {
+        let (i, line) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.starts_with('|') && l.ends_with(rank))
+            .unwrap_or_else(|| panic!("{text}"));
+        (i + 1, line.to_string())
+    };
+    let board_error = |from: &str, to: &str| {
+        let broken = text.replacen(from, to, 1);
+        match read_records(&broken, Format::Kif).remove(0) {
+            Err(e) => e,
+            Ok(r) => panic!("read as {}:\n{broken}", r.position.to_sfen()),
+        }
+    };
+    // Two black kings, on ８九 and ９九.
+    let (no, nine) = row('九');
+    let e = board_error(&nine, &format!("| 玉 玉{}", &nine["| ・ ・".len()..]));
+    assert_eq!((e.line, e.field.as_str()), (no, "board row 九"), "{e}");
+    assert!(e.message.contains("king") && e.message.ends_with("９九"), "{e}");
+    // A black pawn on ９一, where it could never move.
+    let (no, one) = row('一');
+    let e = board_error(&one, &format!("| 歩{}", &one["| ・".len()..]));
+    assert_eq!((e.line, e.field.as_str()), (no, "board row 一"), "{e}");
+    assert!(e.message.ends_with("９一"), "{e}");
+    // A third rook (two are in White's hand): no square at fault, the diagram's first line.
+    let (_, five) = row('五');
+    let e = board_error(&five, &format!("| 飛{}", &five["| ・".len()..]));
+    assert_eq!(e.field, "position", "{e}");
+    assert!(e.message.contains("a set has 2"), "{e}");
+    assert!(e.line < row('一').0, "{e}");
+}

@@ -529,11 +529,11 @@ fn illegal_sfens_are_rejected() {
     ));
     assert!(matches!(
         illegal("4k4/9/9/9/9/9/9/9/3KK4 b - 1"),
-        TooManyKings { color: Color::Black }
+        TooManyKings { color: Color::Black, .. }
     ));
     assert!(matches!(
         illegal("3kk4/9/9/9/9/9/9/9/4K4 b - 1"),
-        TooManyKings { color: Color::White }
+        TooManyKings { color: Color::White, .. }
     ));
     assert!(matches!(illegal("4k4/4R4/9/9/9/9/9/9/4K4 b - 1"), OpponentInCheck));
     assert!(matches!(illegal("4k4/9/9/9/9/9/9/4r4/4K4 w - 1"), OpponentInCheck));

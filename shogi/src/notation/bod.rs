@@ -16,12 +16,12 @@
 //! move number stays 1, as the diagram is a problem's start, not a game's middle.
 
 use super::error::NotationError;
-use super::kanji::{glyph, hand_text, parse_hand, parse_piece_name, rank_char};
+use super::kanji::{file_char, glyph, hand_text, parse_hand, parse_piece_name, rank_char};
 use super::remaining::remaining_to_hand;
 use crate::color::Color;
 use crate::piece::Piece;
 use crate::position::Position;
-use crate::setup::Setup;
+use crate::setup::{PositionError, Setup};
 use crate::square::Square;
 
 /// What a BOD line is.
@@ -168,6 +168,23 @@ pub fn parse_bod(lines: &[(usize, &str)]) -> Result<Setup, NotationError> {
     Ok(setup)
 }
 
+/// Why the diagram `lines` (as [`parse_bod`] read them) is not a legal position: an error about
+/// one square is put on that square's row (`line 12: board row 九: more than one black king
+/// (another on 5i: ５九)`), others on the diagram's first line.
+pub fn position_error(lines: &[(usize, &str)], e: PositionError) -> NotationError {
+    let first = lines.first().map_or(1, |l| l.0);
+    let rows = || lines.iter().filter(|(_, t)| classify(t) == Some(BodLine::Row));
+    match e.square() {
+        Some(sq) => {
+            let (file, rank) = (sq.file().index(), sq.rank().index());
+            let line = rows().nth(rank).map_or(first, |l| l.0);
+            let at = format!("{}{}", file_char(file), rank_char(rank));
+            NotationError::new(line, row_field(rank), format!("{e}: {at}"))
+        }
+        None => NotationError::new(first, "position", e.to_string()),
+    }
+}
+
 /// Reads a standalone diagram text (other lines, such as headers, are an error).
 pub fn read_bod(text: &str) -> Result<Position, NotationError> {
     let lines: Vec<(usize, &str)> = text
@@ -176,8 +193,7 @@ pub fn read_bod(text: &str) -> Result<Position, NotationError> {
         .map(|(i, l)| (i + 1, l))
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
-    let first = lines.first().map(|l| l.0).unwrap_or(1);
-    parse_bod(&lines)?.validate().map_err(|e| NotationError::new(first, "position", e.to_string()))
+    parse_bod(&lines)?.validate().map_err(|e| position_error(&lines, e))
 }
 
 /// Writes the diagram as 柿木 and cshogi print it; `後手番` only when White is to move.

@@ -194,9 +194,9 @@ fn handicap(name: &str, line: usize) -> Result<Position, NotationError> {
 
 /// The record's start: its diagram, else its 手合割, else the start position.
 pub fn start_position(rec: &RecordText) -> Result<Position, NotationError> {
-    if let Some(&(first, _)) = rec.board.first() {
+    if !rec.board.is_empty() {
         let setup = parse_bod(&rec.board)?;
-        return setup.validate().map_err(|e| NotationError::new(first, "position", e.to_string()));
+        return setup.validate().map_err(|e| super::bod::position_error(&rec.board, e));
     }
     match rec.header("手合割") {
         Some((line, name)) => handicap(name, line),
