@@ -147,6 +147,7 @@ fn the_report_command_writes_text_html_and_kif_and_reads_a_kif_with_its_intended
         json: false,
         html: Some(dir.join("html")),
         kif: Some(dir.join("kif")),
+        quiet: true,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     assert_eq!(run_with(&args, &mut out, &mut err), 0, "{}", String::from_utf8_lossy(&err));

@@ -52,6 +52,10 @@ pub struct ReportArgs {
     /// file, a record (board diagram and main line) per problem with a mate.
     #[arg(long, value_name = "DIR")]
     pub kif: Option<PathBuf>,
+    /// No progress bar (it is drawn on stderr, when that is a terminal, with the problem being
+    /// checked).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Serialize)]
@@ -92,7 +96,9 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         question_nodes: args.question_nodes,
         questions_time: Duration::from_millis(args.questions_time_ms),
     };
+    let bar = crate::batch::progress_bar(!args.quiet, inputs.tasks.len());
     let check = |solver: &mut Solver, task: &Task| {
+        bar.set_message(task.label());
         solver.clear();
         // The record's own moves, else a `.pv` line for its id.
         let from_pv = || {
@@ -108,13 +114,18 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     let deliver = |i: usize, report: ComposerReport| {
         let task = &inputs.tasks[i];
         if !args.json {
-            let _ = write!(out, "{}", text::render(&heading(task), &report));
-            let _ = out.flush();
+            bar.suspend(|| {
+                let _ = write!(out, "{}", text::render(&heading(task), &report));
+                let _ = out.flush();
+            });
         }
+        bar.inc(1);
         reports.push((i, report));
     };
     let make = || Solver::new(config.clone());
-    if let Err(e) = solve_in_order(&inputs.tasks, jobs, make, check, deliver) {
+    let solved = solve_in_order(&inputs.tasks, jobs, make, check, deliver);
+    bar.finish_and_clear();
+    if let Err(e) = solved {
         let _ = writeln!(err, "tsumugi-mate: cannot start the search threads: {e}");
         return 1;
     }
