@@ -204,6 +204,7 @@ fn write_pages(dir: &Path, tasks: &[Task], reports: &[(usize, ComposerReport)]) 
             .iter()
             .filter(|(i, _)| tasks[*i].file == file)
             .map(|(i, r)| html::Section {
+                id: tasks[*i].label(),
                 title: heading(&tasks[*i]),
                 position: &tasks[*i].problem.position,
                 report: r,

@@ -1,44 +1,275 @@
-//! The composer's report as one HTML page per file: each problem's board as an SVG diagram
-//! (composers look at boards, not SFEN), then its report.
+//! The composer's report as one HTML page per file, to play through: a table of contents, and
+//! beside the problems a board that shows any position of a main line. Each problem has its
+//! start diagram (SVG), its main line as a list of moves in Japanese notation, and its text
+//! report. Clicking a move (or the arrow keys) shows the position after it on the board, with
+//! the last move marked; `page.html#<id>/<ply>` opens that position, and moving updates the
+//! address, so a link points at a move. The page is self-contained: the position of every ply
+//! is in it (SFEN), drawn by a small script; without the script the diagrams and the text
+//! report are still there. The board element carries the shown position in `data-sfen`.
 
-use super::{text, ComposerReport};
+use super::{text, ComposerReport, CookKind, VariationFlag};
+use serde::Serialize;
 use shogi::notation::svg::{board_svg, escape};
 use shogi::Position;
+use std::path::Path;
 
 /// One problem of the page.
 pub struct Section<'a> {
+    /// The problem's id (the anchor of its links).
+    pub id: String,
     pub title: String,
     pub position: &'a Position,
     pub report: &'a ComposerReport,
 }
 
-/// The page of a file's problems.
-pub fn page(file: &str, sections: &[Section]) -> String {
+/// What the page's script knows of a problem's main line.
+#[derive(Serialize)]
+struct Script<'a> {
+    id: &'a str,
+    title: &'a str,
+    /// The position before each ply and after the last one.
+    sfens: Vec<String>,
+    usi: &'a [String],
+    japanese: &'a [String],
+}
+
+/// The page of the problems of the file at `path` (titled with its file name).
+pub fn page(path: &str, sections: &[Section]) -> String {
+    let name = Path::new(path).file_name().map_or(path.into(), |n| n.to_string_lossy());
     let mut html =
         String::from("<!DOCTYPE html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\">\n");
-    html.push_str(&format!("<title>{} — Tsumugi composer report</title>\n", escape(file)));
+    html.push_str(&format!("<title>{} — Tsumugi composer report</title>\n", escape(&name)));
     html.push_str(STYLE);
-    html.push_str("</head>\n<body>\n");
-    html.push_str(&format!("<h1>{}</h1>\n", escape(file)));
+    html.push_str("</head>\n<body>\n<main>\n");
+    html.push_str(&format!("<h1>{}</h1>\n", escape(&name)));
+    html.push_str(&contents(sections));
     for s in sections {
-        let verdict = if s.report.sound() { "sound" } else { "flagged" };
-        html.push_str(&format!("<section class=\"{verdict}\">\n<h2>{}</h2>\n", escape(&s.title)));
-        html.push_str("<div class=\"board\">");
-        html.push_str(&board_svg(s.position));
-        html.push_str("</div>\n<pre>");
-        html.push_str(&escape(&text::render(&s.title, s.report)));
-        html.push_str("</pre>\n</section>\n");
+        html.push_str(&section(s));
     }
+    html.push_str("</main>\n");
+    html.push_str(VIEWER);
+    let lines: Vec<Script> = sections.iter().map(script_data).collect();
+    let json = serde_json::to_string(&lines).unwrap_or_else(|_| "[]".into());
+    // `</` inside a script element would end it.
+    html.push_str(&format!(
+        "<script type=\"application/json\" id=\"lines\">{}</script>\n",
+        json.replace("</", "<\\/")
+    ));
+    html.push_str(SCRIPT);
     html.push_str("</body>\n</html>\n");
     html
 }
 
+/// The table of contents: each problem with its length, verdict and flaws.
+fn contents(sections: &[Section]) -> String {
+    let mut html = String::from(
+        "<nav class=\"toc\" aria-label=\"contents\">\n<table>\n\
+         <tr><th>problem</th><th>length</th><th>verdict</th><th>flaws</th></tr>\n",
+    );
+    for s in sections {
+        let r = s.report;
+        let length = r.length.map_or("—".into(), |n| n.to_string());
+        let verdict = if r.sound() { "sound" } else { "flagged" };
+        html.push_str(&format!(
+            "<tr><td><a href=\"#{id}/0\">{title}</a></td><td>{length}</td><td class=\"{verdict}\">{verdict}</td><td>{}</td></tr>\n",
+            escape(&flaws(r)),
+            id = escape(&s.id),
+            title = escape(&s.title),
+        ));
+    }
+    html.push_str("</table>\n</nav>\n");
+    html
+}
+
+/// The flaws of a report in a few words (`余詰 2, 変長 1, 駒余り`), and its unsettled questions.
+fn flaws(r: &ComposerReport) -> String {
+    let cooks = r.cooks.iter().filter(|c| c.kind == CookKind::Cook).count();
+    let longer = r.variations.iter().filter(|v| v.flag == VariationFlag::Longer).count();
+    let mut words = Vec::new();
+    if cooks > 0 {
+        words.push(format!("余詰 {cooks}"));
+    }
+    if longer > 0 {
+        words.push(format!("変長 {longer}"));
+    }
+    if !r.pieces_left.is_empty() {
+        words.push("駒余り".into());
+    }
+    if !r.unsettled.is_empty() {
+        words.push(format!("({} unsettled)", r.unsettled.len()));
+    }
+    words.join(", ")
+}
+
+/// A problem: its start diagram, its main line as moves to click, its text report.
+fn section(s: &Section) -> String {
+    let verdict = if s.report.sound() { "sound" } else { "flagged" };
+    let id = escape(&s.id);
+    let mut html = format!(
+        "<section class=\"{verdict}\" id=\"{id}\">\n<h2>{}</h2>\n<div class=\"board\">",
+        escape(&s.title)
+    );
+    html.push_str(&board_svg(s.position));
+    html.push_str("</div>\n<div class=\"report\">\n");
+    html.push_str(&format!("<ol class=\"line\" data-id=\"{id}\">\n"));
+    html.push_str(&format!("<li value=\"0\"><a href=\"#{id}/0\">start</a></li>\n"));
+    for (k, mv) in s.report.main_line.japanese.iter().enumerate() {
+        let ply = k + 1;
+        html.push_str(&format!(
+            "<li value=\"{ply}\"><a href=\"#{id}/{ply}\">{}</a></li>\n",
+            escape(mv)
+        ));
+    }
+    html.push_str("</ol>\n<pre>");
+    html.push_str(&escape(&text::render(&s.title, s.report)));
+    html.push_str("</pre>\n</div>\n</section>\n");
+    html
+}
+
+fn script_data<'a>(s: &'a Section) -> Script<'a> {
+    let line = &s.report.main_line;
+    let mut pos = s.position.clone();
+    let mut sfens = vec![pos.to_sfen()];
+    for usi in &line.usi {
+        match pos.parse_usi_move(usi) {
+            Ok(mv) => {
+                pos.make_move(mv);
+                sfens.push(pos.to_sfen());
+            }
+            Err(_) => break,
+        }
+    }
+    Script { id: &s.id, title: &s.title, sfens, usi: &line.usi, japanese: &line.japanese }
+}
+
 const STYLE: &str = "<style>
-body { font-family: 'Noto Serif CJK JP', 'Hiragino Mincho ProN', serif; margin: 2em; }
+body { font-family: 'Noto Serif CJK JP', 'Hiragino Mincho ProN', serif; margin: 0; display: flex; }
+main { flex: 1; padding: 1em 2em; min-width: 0; }
+#viewer { position: sticky; top: 0; align-self: flex-start; width: 440px; padding: 1em;
+  border-left: 1px solid #999; background: #fafaf5; height: 100vh; box-sizing: border-box; }
+#viewer svg { width: 100%; height: auto; }
+#viewer .hand { margin: 0.2em 0; }
+.toc table { border-collapse: collapse; }
+.toc td, .toc th { border-bottom: 1px solid #ddd; padding: 0.2em 0.8em; text-align: left; }
+td.flagged { color: #b00; }
 section { border-top: 1px solid #999; padding: 1em 0; display: flex; flex-wrap: wrap; gap: 2em; }
 section h2 { width: 100%; margin: 0; }
 section.flagged h2::after { content: ' ⚑'; color: #b00; }
-.board svg { width: 590px; max-width: 100%; height: auto; }
-pre { white-space: pre-wrap; font-family: 'Noto Sans Mono CJK JP', monospace; flex: 1; min-width: 30em; }
+section .board svg { width: 300px; height: auto; }
+.report { flex: 1; min-width: 24em; }
+ol.line { display: flex; flex-wrap: wrap; gap: 0.2em 0.8em; padding-left: 0; list-style: none; }
+ol.line li::before { content: attr(value) '. '; color: #888; font-size: 80%; }
+ol.line a { text-decoration: none; color: #124; }
+ol.line a.current { background: #fde68a; }
+pre { white-space: pre-wrap; font-family: 'Noto Sans Mono CJK JP', monospace; }
 </style>
 ";
+
+const VIEWER: &str = "<aside id=\"viewer\">
+<h2 id=\"viewer-title\">&nbsp;</h2>
+<div id=\"board\" data-sfen=\"\"></div>
+<p id=\"viewer-move\">&nbsp;</p>
+<p><button id=\"prev\">◀</button> <button id=\"next\">▶</button>
+<button id=\"copy\">copy SFEN</button></p>
+</aside>
+";
+
+const SCRIPT: &str = r##"<script>
+(function () {
+  const lines = JSON.parse(document.getElementById('lines').textContent);
+  const byId = new Map(lines.map(l => [l.id, l]));
+  const KANJI = {P:'歩',L:'香',N:'桂',S:'銀',G:'金',B:'角',R:'飛',K:'玉',
+    '+P':'と','+L':'杏','+N':'圭','+S':'全','+B':'馬','+R':'龍'};
+  const FILES = '９８７６５４３２１', RANKS = '一二三四五六七八九';
+  let cur = lines.length ? lines[0].id : null, ply = 0;
+
+  function parse(sfen) {
+    const [board, side, hands] = sfen.split(' ');
+    const rows = board.split('/').map(row => {
+      const cells = []; let plus = false;
+      for (const ch of row) {
+        if (ch >= '1' && ch <= '9') { for (let i = 0; i < +ch; i++) cells.push(null); }
+        else if (ch === '+') { plus = true; }
+        else { cells.push({k: (plus ? '+' : '') + ch.toUpperCase(), black: ch === ch.toUpperCase()}); plus = false; }
+      }
+      return cells;
+    });
+    const held = {black: [], white: []}; let n = '';
+    for (const ch of (hands || '-')) {
+      if (ch === '-') continue;
+      if (ch >= '0' && ch <= '9') { n += ch; continue; }
+      const side = ch === ch.toUpperCase() ? 'black' : 'white';
+      held[side].push(KANJI[ch.toUpperCase()] + (n && n !== '1' ? n : '')); n = '';
+    }
+    return {rows, side, held};
+  }
+
+  function svg(sfen, usi) {
+    const {rows, held} = parse(sfen), c = 40, x0 = 20, y0 = 24;
+    let to = null;
+    if (usi) { to = {col: 9 - (+usi[2]), row: usi.charCodeAt(3) - 97}; }
+    let s = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${x0 * 2 + 9 * c + 20} ${y0 + 9 * c + 10}">`;
+    s += `<rect x="${x0}" y="${y0}" width="${9 * c}" height="${9 * c}" fill="#f3d9a4" stroke="#333"/>`;
+    if (to) s += `<rect x="${x0 + to.col * c}" y="${y0 + to.row * c}" width="${c}" height="${c}" fill="#f59e0b" opacity="0.45"/>`;
+    for (let i = 1; i < 9; i++) {
+      s += `<line x1="${x0 + i * c}" y1="${y0}" x2="${x0 + i * c}" y2="${y0 + 9 * c}" stroke="#333"/>`;
+      s += `<line x1="${x0}" y1="${y0 + i * c}" x2="${x0 + 9 * c}" y2="${y0 + i * c}" stroke="#333"/>`;
+    }
+    for (let i = 0; i < 9; i++) {
+      s += `<text x="${x0 + i * c + c / 2}" y="${y0 - 4}" font-size="12" text-anchor="middle">${FILES[i]}</text>`;
+      s += `<text x="${x0 + 9 * c + 10}" y="${y0 + i * c + c / 2 + 4}" font-size="12" text-anchor="middle">${RANKS[i]}</text>`;
+    }
+    rows.forEach((cells, r) => cells.forEach((p, f) => {
+      if (!p) return;
+      const cx = x0 + f * c + c / 2, cy = y0 + r * c + c / 2;
+      const turn = p.black ? '' : ` transform="rotate(180 ${cx} ${cy})"`;
+      const color = p.k[0] === '+' ? '#b00' : '#111';
+      s += `<text x="${cx}" y="${cy + 9}" font-size="26" text-anchor="middle" fill="${color}"${turn}>${KANJI[p.k]}</text>`;
+    }));
+    const hand = (mark, pieces) => `<p class="hand">${mark} 持駒 ${pieces.join(' ') || 'なし'}</p>`;
+    return hand('△', held.white) + s + '</svg>' + hand('▲', held.black);
+  }
+
+  function show(id, k, fromHash) {
+    const line = byId.get(id);
+    if (!line) return;
+    k = Math.max(0, Math.min(k, line.sfens.length - 1));
+    cur = id; ply = k;
+    const sfen = line.sfens[k];
+    const board = document.getElementById('board');
+    board.dataset.sfen = sfen;
+    board.innerHTML = svg(sfen, k > 0 ? line.usi[k - 1] : null);
+    document.getElementById('viewer-title').textContent = line.title;
+    document.getElementById('viewer-move').textContent =
+      k === 0 ? 'start' : `${k}. ${line.japanese[k - 1]}`;
+    document.querySelectorAll('ol.line a.current').forEach(a => a.classList.remove('current'));
+    const a = document.querySelector(`ol.line[data-id="${CSS.escape(id)}"] li[value="${k}"] a`);
+    if (a) a.classList.add('current');
+    const hash = `#${id}/${k}`;
+    if (!fromHash && location.hash !== hash) history.replaceState(null, '', hash);
+  }
+
+  function fromHash() {
+    const m = decodeURIComponent(location.hash.slice(1)).match(/^(.*)\/(\d+)$/);
+    if (m && byId.has(m[1])) {
+      show(m[1], +m[2], true);
+      const sec = document.getElementById(m[1]);
+      if (sec) sec.scrollIntoView();
+      return true;
+    }
+    return false;
+  }
+
+  window.addEventListener('hashchange', fromHash);
+  document.addEventListener('keydown', e => {
+    if (e.key === 'ArrowRight') { show(cur, ply + 1); e.preventDefault(); }
+    if (e.key === 'ArrowLeft') { show(cur, ply - 1); e.preventDefault(); }
+  });
+  document.getElementById('next').onclick = () => show(cur, ply + 1);
+  document.getElementById('prev').onclick = () => show(cur, ply - 1);
+  document.getElementById('copy').onclick = () =>
+    navigator.clipboard && navigator.clipboard.writeText(document.getElementById('board').dataset.sfen);
+  if (!fromHash() && cur) show(cur, 0, true);
+})();
+</script>
+"##;

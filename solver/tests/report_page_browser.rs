@@ -1,0 +1,98 @@
+//! The report page in a real browser: headless Chromium opens the page of 図巧2 and 66 at
+//! `#zukou-066/5` (the link each move of the list is) and its board shows, in `data-sfen`, the
+//! position after the first five moves of the main line. Runs only where `chromium` is
+//! installed; CI installs it and sets `TSUMUGI_REQUIRE_CHROMIUM=1`, which makes its absence a
+//! failure.
+
+use shogi::Position;
+use solver::composer::command::{run_with, ReportArgs};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn chromium() -> Option<PathBuf> {
+    let found = ["chromium", "chromium-browser"].iter().find_map(|name| {
+        let ok = Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success());
+        ok.then(|| PathBuf::from(name))
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("TSUMUGI_REQUIRE_CHROMIUM").is_none(),
+            "chromium is required (TSUMUGI_REQUIRE_CHROMIUM) but not installed"
+        );
+        eprintln!("skipped: chromium is not installed");
+    }
+    found
+}
+
+fn zukou(ids: &[&str]) -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../problems/edo_zukou.sfen");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let lines: Vec<&str> =
+        text.lines().filter(|l| ids.iter().any(|id| l.contains(&format!(" # {id} ")))).collect();
+    lines.join("\n") + "\n"
+}
+
+fn report(file: &Path, json: bool, html: Option<PathBuf>) -> String {
+    let args = ReportArgs {
+        files: vec![file.to_path_buf()],
+        time_ms: 20_000,
+        questions_time_ms: 2_000,
+        question_nodes: 50_000,
+        hash: 64,
+        threads: 1,
+        jobs: Some(1),
+        json,
+        html,
+        kif: None,
+        quiet: true,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    assert_eq!(run_with(&args, &mut out, &mut err), 0, "{}", String::from_utf8_lossy(&err));
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The `data-sfen` of the element with id `board` in a dumped DOM.
+fn board_sfen(dom: &str) -> Option<String> {
+    let at = dom.find("id=\"board\"")?;
+    let tag_start = dom[..at].rfind('<')?;
+    let tag = &dom[tag_start..tag_start + dom[tag_start..].find('>')?];
+    let value = tag.split("data-sfen=\"").nth(1)?;
+    Some(value[..value.find('"')?].to_string())
+}
+
+#[test]
+fn the_page_opens_at_a_move_of_the_main_line() {
+    let Some(browser) = chromium() else { return };
+    let dir = std::env::temp_dir().join(format!("tsumugi-page-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.join("two.sfen");
+    std::fs::write(&file, zukou(&["zukou-002", "zukou-066"])).unwrap_or_else(|e| panic!("{e}"));
+    let json = report(&file, true, Some(dir.join("html")));
+    let reports: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}"));
+    let entry = reports.as_array().and_then(|a| a.iter().find(|r| r["id"] == "zukou-066"));
+    let r = &entry.unwrap_or_else(|| panic!("{json}"))["report"];
+    let mut pos = Position::from_sfen(r["sfen"].as_str().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let usi: Vec<&str> = r["main_line"]["usi"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|m| m.as_str()).collect())
+        .unwrap_or_default();
+    assert!(usi.len() >= 5, "{usi:?}");
+    for m in &usi[..5] {
+        let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        pos.make_move(mv);
+    }
+    let page = dir.join("html/two.sfen.html");
+    let html = std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("{e}"));
+    assert!(html.contains("<title>two.sfen"), "the title is the file's name");
+    assert!(html.contains("href=\"#zukou-066/5\""), "move 5 is a link");
+    let url = format!("file://{}#zukou-066/5", page.display());
+    let dom = Command::new(&browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"])
+        .args(["--dump-dom", &url])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert_eq!(board_sfen(&dom), Some(pos.to_sfen()), "{}", &dom[..dom.len().min(2000)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
