@@ -1,7 +1,7 @@
 //! The composer's report as one HTML page per file, to play through: a table of contents, and
 //! beside the problems a board that shows any position of a main line. Each problem has its
 //! start diagram (SVG), its main line as a list of moves in Japanese notation, and its text
-//! report. Clicking a move (or the arrow keys) shows the position after it on the board, with
+//! report, the questions left unsettled folded away under their own heading. Clicking a move (or the arrow keys) shows the position after it on the board, with
 //! the last move marked; `page.html#<id>/<ply>` opens that position, and moving updates the
 //! address, so a link points at a move. The page is self-contained: the position of every ply
 //! is in it (SFEN), drawn by a small script; without the script the diagrams and the text
@@ -121,8 +121,18 @@ fn section(s: &Section) -> String {
         ));
     }
     html.push_str("</ol>\n<pre>");
-    html.push_str(&escape(&text::render(&s.title, s.report)));
-    html.push_str("</pre>\n</div>\n</section>\n");
+    html.push_str(&escape(&text::findings(&s.title, s.report)));
+    html.push_str("</pre>\n");
+    // Questions the limits left open are no flaw: folded away under their own heading.
+    let unsettled = s.report.unsettled.len();
+    if unsettled > 0 {
+        html.push_str(&format!(
+            "<details class=\"unsettled\"><summary>Unsettled questions ({unsettled})</summary>\n<pre>"
+        ));
+        html.push_str(&escape(&text::unsettled(s.report)));
+        html.push_str("</pre>\n</details>\n");
+    }
+    html.push_str("</div>\n</section>\n");
     html
 }
 
@@ -162,6 +172,7 @@ ol.line li::before { content: attr(value) '. '; color: #888; font-size: 80%; }
 ol.line a { text-decoration: none; color: #124; }
 ol.line a.current { background: #fde68a; }
 pre { white-space: pre-wrap; font-family: 'Noto Sans Mono CJK JP', monospace; }
+details.unsettled summary { color: #666; cursor: pointer; }
 </style>
 ";
 

@@ -6,8 +6,22 @@
 use super::{ComposerReport, CookKind, Line, Status, VariationFlag};
 use std::fmt::Write;
 
-/// The report of one problem, titled `title`.
+/// The report of one problem, titled `title`: its findings, then its unsettled questions.
 pub fn render(title: &str, r: &ComposerReport) -> String {
+    findings(title, r) + &unsettled(r)
+}
+
+/// The questions the limits left unsettled, a line each (empty when none).
+pub fn unsettled(r: &ComposerReport) -> String {
+    let mut s = String::new();
+    for u in &r.unsettled {
+        let _ = writeln!(s, "  unsettled at move {}: {}: {}", u.ply, joined(&u.line), u.what);
+    }
+    s
+}
+
+/// The report of one problem without its unsettled questions: the answer, and the flaws found.
+pub fn findings(title: &str, r: &ComposerReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "== {title}");
     let _ = writeln!(s, "{}", r.sfen);
@@ -78,9 +92,6 @@ pub fn render(title: &str, r: &ComposerReport) -> String {
     }
     if let Some(i) = &r.intended {
         let _ = writeln!(s, "  intended line: {}", i.describe());
-    }
-    for u in &r.unsettled {
-        let _ = writeln!(s, "  unsettled at move {}: {}: {}", u.ply, joined(&u.line), u.what);
     }
     s
 }
