@@ -1,6 +1,7 @@
 //! The report page in a real browser: headless Chromium opens the page of 図巧2 and 66 at
 //! `#zukou-066/5` (the link each move of the list is) and its board shows, in `data-sfen`, the
-//! position after the first five moves of the main line. Runs only where `chromium` is
+//! position after the first five moves of the main line, and at a 変化's first move the
+//! position after it. Runs only where `chromium` is
 //! installed; CI installs it and sets `TSUMUGI_REQUIRE_CHROMIUM=1`, which makes its absence a
 //! failure.
 
@@ -86,13 +87,31 @@ fn the_page_opens_at_a_move_of_the_main_line() {
     let html = std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("{e}"));
     assert!(html.contains("<title>two.sfen"), "the title is the file's name");
     assert!(html.contains("href=\"#zukou-066/5\""), "move 5 is a link");
-    let url = format!("file://{}#zukou-066/5", page.display());
-    let dom = Command::new(&browser)
+    let dom = open(&browser, &page, "zukou-066/5");
+    assert_eq!(board_sfen(&dom), Some(pos.to_sfen()), "{}", &dom[..dom.len().min(2000)]);
+    // A 変化 opens from its move: branches are numbered cooks first, then variations.
+    let cooks = r["cooks"].as_array().map_or(0, Vec::len);
+    let variation = &r["variations"][0];
+    let at = variation["ply"].as_u64().unwrap_or_else(|| panic!("no 変化: {r}")) as usize;
+    let first = variation["line"]["usi"][0].as_str().unwrap_or_default();
+    let mut pos = Position::from_sfen(r["sfen"].as_str().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    for m in usi[..at - 1].iter().chain([&first]) {
+        let mv = pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        pos.make_move(mv);
+    }
+    let dom = open(&browser, &page, &format!("zukou-066/b{cooks}/1"));
+    assert_eq!(board_sfen(&dom), Some(pos.to_sfen()), "{}", &dom[..dom.len().min(2000)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The DOM of `page` opened at `#<at>`, once its script has run.
+fn open(browser: &Path, page: &Path, at: &str) -> String {
+    let url = format!("file://{}#{at}", page.display());
+    let dom = Command::new(browser)
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"])
         .args(["--dump-dom", &url])
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
-    let dom = String::from_utf8_lossy(&dom.stdout);
-    assert_eq!(board_sfen(&dom), Some(pos.to_sfen()), "{}", &dom[..dom.len().min(2000)]);
-    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8_lossy(&dom.stdout).into_owned()
 }

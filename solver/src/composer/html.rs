@@ -22,7 +22,7 @@ pub struct Section<'a> {
     pub report: &'a ComposerReport,
 }
 
-/// What the page's script knows of a problem's main line.
+/// What the page's script knows of a problem's main line and its branches.
 #[derive(Serialize)]
 struct Script<'a> {
     id: &'a str,
@@ -31,6 +31,35 @@ struct Script<'a> {
     sfens: Vec<String>,
     usi: &'a [String],
     japanese: &'a [String],
+    branches: Vec<Branch<'a>>,
+}
+
+/// A 余詰 or 変化: another move at main-line ply `ply` (1-based) and the mate after it.
+#[derive(Serialize)]
+struct Branch<'a> {
+    label: String,
+    ply: usize,
+    /// The position after each of its moves (the one before its first is the main line's).
+    sfens: Vec<String>,
+    usi: &'a [String],
+    japanese: &'a [String],
+}
+
+/// The 余詰 and 変化 of a report, each with its label, ply and line, in the page's order.
+fn branch_lines(r: &ComposerReport) -> Vec<(String, usize, &super::Line)> {
+    let cooks = r.cooks.iter().map(|c| {
+        let word = match c.kind {
+            CookKind::Cook => "余詰",
+            CookKind::PromotionChoice => "成不成非限定",
+        };
+        (format!("{word} at move {}", c.ply), c.ply, &c.line)
+    });
+    let variations = r.variations.iter().map(|v| {
+        let flag = v.flag.japanese();
+        let word = if flag.is_empty() { "変化".to_string() } else { format!("変化 ({flag})") };
+        (format!("{word} at move {}", v.ply), v.ply, &v.line)
+    });
+    cooks.chain(variations).collect()
 }
 
 /// The page of the problems of the file at `path` (titled with its file name).
@@ -113,14 +142,49 @@ fn section(s: &Section) -> String {
     html.push_str("</div>\n<div class=\"report\">\n");
     html.push_str(&format!("<ol class=\"line\" data-id=\"{id}\">\n"));
     html.push_str(&format!("<li value=\"0\"><a href=\"#{id}/0\">start</a></li>\n"));
+    let branches = branch_lines(s.report);
     for (k, mv) in s.report.main_line.japanese.iter().enumerate() {
         let ply = k + 1;
+        // A flaw (余詰, 変長, 変同) is marked on the main line's move where it happens.
+        let flaws: Vec<&str> = branches
+            .iter()
+            .filter(|(label, at, _)| {
+                *at == ply
+                    && !label.starts_with("成不成")
+                    && label != &format!("変化 at move {ply}")
+            })
+            .map(|(label, _, _)| label.as_str())
+            .collect();
+        let mark = if flaws.is_empty() {
+            String::new()
+        } else {
+            format!(" class=\"flaw\" title=\"{}\"", escape(&flaws.join("; ")))
+        };
         html.push_str(&format!(
-            "<li value=\"{ply}\"><a href=\"#{id}/{ply}\">{}</a></li>\n",
+            "<li value=\"{ply}\"{mark}><a href=\"#{id}/{ply}\">{}</a></li>\n",
             escape(mv)
         ));
     }
-    html.push_str("</ol>\n<pre>");
+    html.push_str("</ol>\n");
+    if !branches.is_empty() {
+        html.push_str("<details class=\"branches\"><summary>余詰 and 変化</summary>\n<ul>\n");
+        for (b, (label, _, line)) in branches.iter().enumerate() {
+            html.push_str(&format!(
+                "<li>{}: <ol class=\"line\" data-id=\"{id}/b{b}\">",
+                escape(label)
+            ));
+            for (j, mv) in line.japanese.iter().enumerate() {
+                let n = j + 1;
+                html.push_str(&format!(
+                    "<li value=\"{n}\"><a href=\"#{id}/b{b}/{n}\">{}</a></li>",
+                    escape(mv)
+                ));
+            }
+            html.push_str("</ol></li>\n");
+        }
+        html.push_str("</ul>\n</details>\n");
+    }
+    html.push_str("<pre>");
     html.push_str(&escape(&text::findings(&s.title, s.report)));
     html.push_str("</pre>\n");
     // Questions the limits left open are no flaw: folded away under their own heading.
@@ -149,7 +213,22 @@ fn script_data<'a>(s: &'a Section) -> Script<'a> {
             Err(_) => break,
         }
     }
-    Script { id: &s.id, title: &s.title, sfens, usi: &line.usi, japanese: &line.japanese }
+    let branches = branch_lines(s.report)
+        .into_iter()
+        .filter_map(|(label, ply, l)| {
+            let mut pos = s.position.clone();
+            for usi in line.usi.get(..ply.checked_sub(1)?)? {
+                pos.make_move(pos.parse_usi_move(usi).ok()?);
+            }
+            let mut sfens = Vec::new();
+            for usi in &l.usi {
+                pos.make_move(pos.parse_usi_move(usi).ok()?);
+                sfens.push(pos.to_sfen());
+            }
+            Some(Branch { label, ply, sfens, usi: &l.usi, japanese: &l.japanese })
+        })
+        .collect();
+    Script { id: &s.id, title: &s.title, sfens, usi: &line.usi, japanese: &line.japanese, branches }
 }
 
 const STYLE: &str = "<style>
@@ -171,6 +250,9 @@ ol.line { display: flex; flex-wrap: wrap; gap: 0.2em 0.8em; padding-left: 0; lis
 ol.line li::before { content: attr(value) '. '; color: #888; font-size: 80%; }
 ol.line a { text-decoration: none; color: #124; }
 ol.line a.current { background: #fde68a; }
+ol.line li.flaw a { color: #b00; font-weight: bold; }
+details.branches ul { padding-left: 1em; }
+details.branches ol.line { display: inline-flex; margin: 0.2em 0; }
 pre { white-space: pre-wrap; font-family: 'Noto Sans Mono CJK JP', monospace; }
 details.unsettled summary { color: #666; cursor: pointer; }
 </style>
@@ -241,30 +323,49 @@ const SCRIPT: &str = r##"<script>
     return hand('△', held.white) + s + '</svg>' + hand('▲', held.black);
   }
 
-  function show(id, k, fromHash) {
-    const line = byId.get(id);
+  // A line to step through: a problem's main line (`key` = its id), or one of its branches
+  // (`key` = `<id>/b<k>`: the main line up to the branch's move, then the branch).
+  function lineOf(key) {
+    const m = key.match(/^(.*)\/b(\d+)$/);
+    if (!m) {
+      const p = byId.get(key);
+      return p && {title: p.title, sfens: p.sfens, usi: p.usi, japanese: p.japanese, first: 0};
+    }
+    const p = byId.get(m[1]), b = p && p.branches[+m[2]];
+    if (!b) return null;
+    return {title: `${p.title}: ${b.label}`, sfens: [p.sfens[b.ply - 1]].concat(b.sfens),
+      usi: b.usi, japanese: b.japanese, first: b.ply - 1};
+  }
+
+  function show(key, k, fromHash) {
+    const line = lineOf(key);
     if (!line) return;
     k = Math.max(0, Math.min(k, line.sfens.length - 1));
-    cur = id; ply = k;
+    cur = key; ply = k;
     const sfen = line.sfens[k];
     const board = document.getElementById('board');
     board.dataset.sfen = sfen;
     board.innerHTML = svg(sfen, k > 0 ? line.usi[k - 1] : null);
     document.getElementById('viewer-title').textContent = line.title;
     document.getElementById('viewer-move').textContent =
-      k === 0 ? 'start' : `${k}. ${line.japanese[k - 1]}`;
+      k === 0 ? (line.first ? `after move ${line.first}` : 'start') : `${line.first + k}. ${line.japanese[k - 1]}`;
     document.querySelectorAll('ol.line a.current').forEach(a => a.classList.remove('current'));
-    const a = document.querySelector(`ol.line[data-id="${CSS.escape(id)}"] li[value="${k}"] a`);
+    const a = document.querySelector(`ol.line[data-id="${CSS.escape(key)}"] li[value="${k}"] a`);
     if (a) a.classList.add('current');
-    const hash = `#${id}/${k}`;
+    const hash = `#${key}/${k}`;
     if (!fromHash && location.hash !== hash) history.replaceState(null, '', hash);
   }
 
   function fromHash() {
     const m = decodeURIComponent(location.hash.slice(1)).match(/^(.*)\/(\d+)$/);
-    if (m && byId.has(m[1])) {
+    if (m && lineOf(m[1])) {
       show(m[1], +m[2], true);
-      const sec = document.getElementById(m[1]);
+      const id = m[1].replace(/\/b\d+$/, '');
+      const sec = document.getElementById(id);
+      if (m[1] !== id) {
+        const d = sec && sec.querySelector('details.branches');
+        if (d) d.open = true;
+      }
       if (sec) sec.scrollIntoView();
       return true;
     }
