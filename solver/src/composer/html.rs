@@ -45,21 +45,30 @@ struct Branch<'a> {
     japanese: &'a [String],
 }
 
-/// The 余詰 and 変化 of a report, each with its label, ply and line, in the page's order.
-fn branch_lines(r: &ComposerReport) -> Vec<(String, usize, &super::Line)> {
+/// A branch's label, main-line ply, and moves (USI and Japanese).
+type BranchLine<'a> = (String, usize, &'a [String], &'a [String]);
+
+/// The 余詰 and 変化 of a report, then where the intended line departs from the main line,
+/// each with its label, ply and moves, in the page's order.
+fn branch_lines(r: &ComposerReport) -> Vec<BranchLine<'_>> {
     let cooks = r.cooks.iter().map(|c| {
         let word = match c.kind {
             CookKind::Cook => "余詰",
             CookKind::PromotionChoice => "成不成非限定",
         };
-        (format!("{word} at move {}", c.ply), c.ply, &c.line)
+        (format!("{word} at move {}", c.ply), c.ply, &c.line.usi[..], &c.line.japanese[..])
     });
     let variations = r.variations.iter().map(|v| {
         let flag = v.flag.japanese();
         let word = if flag.is_empty() { "変化".to_string() } else { format!("変化 ({flag})") };
-        (format!("{word} at move {}", v.ply), v.ply, &v.line)
+        (format!("{word} at move {}", v.ply), v.ply, &v.line.usi[..], &v.line.japanese[..])
     });
-    cooks.chain(variations).collect()
+    let intended = r.intended.iter().filter_map(|i| {
+        let at = i.departs_at?;
+        let (usi, japanese) = (i.line.usi.get(at - 1..)?, i.line.japanese.get(at - 1..)?);
+        Some((format!("the intended line, from move {at}"), at, usi, japanese))
+    });
+    cooks.chain(variations).chain(intended).collect()
 }
 
 /// The page of the problems of the file at `path` (titled with its file name).
@@ -148,12 +157,13 @@ fn section(s: &Section) -> String {
         // A flaw (余詰, 変長, 変同) is marked on the main line's move where it happens.
         let flaws: Vec<&str> = branches
             .iter()
-            .filter(|(label, at, _)| {
+            .filter(|(label, at, _, _)| {
                 *at == ply
                     && !label.starts_with("成不成")
+                    && !label.starts_with("the intended")
                     && label != &format!("変化 at move {ply}")
             })
-            .map(|(label, _, _)| label.as_str())
+            .map(|(label, _, _, _)| label.as_str())
             .collect();
         let mark = if flaws.is_empty() {
             String::new()
@@ -167,13 +177,15 @@ fn section(s: &Section) -> String {
     }
     html.push_str("</ol>\n");
     if !branches.is_empty() {
-        html.push_str("<details class=\"branches\"><summary>余詰 and 変化</summary>\n<ul>\n");
-        for (b, (label, _, line)) in branches.iter().enumerate() {
+        html.push_str(
+            "<details class=\"branches\"><summary>余詰, 変化, the intended line</summary>\n<ul>\n",
+        );
+        for (b, (label, _, _, japanese)) in branches.iter().enumerate() {
             html.push_str(&format!(
                 "<li>{}: <ol class=\"line\" data-id=\"{id}/b{b}\">",
                 escape(label)
             ));
-            for (j, mv) in line.japanese.iter().enumerate() {
+            for (j, mv) in japanese.iter().enumerate() {
                 let n = j + 1;
                 html.push_str(&format!(
                     "<li value=\"{n}\"><a href=\"#{id}/b{b}/{n}\">{}</a></li>",
@@ -215,17 +227,17 @@ fn script_data<'a>(s: &'a Section) -> Script<'a> {
     }
     let branches = branch_lines(s.report)
         .into_iter()
-        .filter_map(|(label, ply, l)| {
+        .filter_map(|(label, ply, usi, japanese)| {
             let mut pos = s.position.clone();
-            for usi in line.usi.get(..ply.checked_sub(1)?)? {
-                pos.make_move(pos.parse_usi_move(usi).ok()?);
+            for m in line.usi.get(..ply.checked_sub(1)?)? {
+                pos.make_move(pos.parse_usi_move(m).ok()?);
             }
             let mut sfens = Vec::new();
-            for usi in &l.usi {
-                pos.make_move(pos.parse_usi_move(usi).ok()?);
+            for m in usi {
+                pos.make_move(pos.parse_usi_move(m).ok()?);
                 sfens.push(pos.to_sfen());
             }
-            Some(Branch { label, ply, sfens, usi: &l.usi, japanese: &l.japanese })
+            Some(Branch { label, ply, sfens, usi, japanese })
         })
         .collect();
     Script { id: &s.id, title: &s.title, sfens, usi: &line.usi, japanese: &line.japanese, branches }
