@@ -10,10 +10,11 @@ use crate::config::{Rules, SolverConfig};
 use crate::mate_line::{moves_to_usi, root_defends, verify_mate_line};
 use crate::outcome::{Limits, Outcome, Progress, SolveResult};
 use crate::search::Solver;
-use shogi::Position;
+use shogi::{Move, Position};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 use usi::info::{millis, nps};
 use usi::{Hold, Output, Plan, SearchBackend, Timing};
 
@@ -150,19 +151,31 @@ impl MateSearch {
     /// `score mate` and the line as `pv`, so that a GUI shows the answer tighten.
     pub fn progress(&mut self, p: &Progress, out: &mut Output<'_>) -> io::Result<()> {
         self.hashfull = p.hashfull;
-        let Some(moves) = p.mate.as_ref().filter(|m| !m.is_empty()) else {
-            return out.send(&progress_info(p));
-        };
-        let sign = if root_defends(&self.root) { "-" } else { "+" };
-        out.send(&format!(
-            "info time {} nodes {} nps {} hashfull {} score mate {sign}{} pv {}",
-            millis(p.elapsed),
-            p.nodes,
-            nps(p.nodes, p.elapsed),
-            p.hashfull,
-            moves.len(),
-            moves_to_usi(moves)
-        ))
+        match p.mate.as_ref().filter(|m| !m.is_empty()) {
+            Some(moves) => out.send(&self.mate_info(p.elapsed, p.nodes, moves, true)),
+            None => out.send(&progress_info(p)),
+        }
+    }
+
+    /// An `info` line with the search's counts, the mate as `score mate +n` (`-n` when the
+    /// side to move is the one mated) when `with_score`, and the line as `pv`.
+    fn mate_info(&self, elapsed: Duration, nodes: u64, moves: &[Move], with_score: bool) -> String {
+        let mut info = format!(
+            "info time {} nodes {} nps {} hashfull {}",
+            millis(elapsed),
+            nodes,
+            nps(nodes, elapsed),
+            self.hashfull
+        );
+        if !moves.is_empty() {
+            if with_score {
+                let sign = if root_defends(&self.root) { "-" } else { "+" };
+                info.push_str(&format!(" score mate {sign}{}", moves.len()));
+            }
+            info.push_str(" pv ");
+            info.push_str(&moves_to_usi(moves));
+        }
+        info
     }
 
     /// The final `info` line of a search, with the mate line as `pv` and, when `with_score`,
@@ -173,29 +186,18 @@ impl MateSearch {
         with_score: bool,
         out: &mut Output<'_>,
     ) -> io::Result<()> {
-        let mut info = format!(
-            "info time {} nodes {} nps {} hashfull {}",
-            millis(r.elapsed),
-            r.nodes,
-            nps(r.nodes, r.elapsed),
-            self.hashfull
-        );
-        if let Outcome::Mate(moves) = &r.outcome {
-            if let Err(e) = verify_mate_line(&self.root, moves, self.rules) {
-                out.info_string(&format!(
-                    "warning: the search's mate line fails the rules check: {e}"
-                ))?;
-            }
-            if !moves.is_empty() {
-                if with_score {
-                    let sign = if root_defends(&self.root) { "-" } else { "+" };
-                    info.push_str(&format!(" score mate {sign}{}", moves.len()));
+        let moves = match &r.outcome {
+            Outcome::Mate(moves) => {
+                if let Err(e) = verify_mate_line(&self.root, moves, self.rules) {
+                    out.info_string(&format!(
+                        "warning: the search's mate line fails the rules check: {e}"
+                    ))?;
                 }
-                info.push_str(" pv ");
-                info.push_str(&moves_to_usi(moves));
+                &moves[..]
             }
-        }
-        out.send(&info)
+            _ => &[],
+        };
+        out.send(&self.mate_info(r.elapsed, r.nodes, moves, with_score))
     }
 
     /// The answer to `go mate`: the final `info` line, then `checkmate ...`.

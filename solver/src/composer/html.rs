@@ -45,28 +45,39 @@ struct Branch<'a> {
     japanese: &'a [String],
 }
 
-/// A branch's label, main-line ply, and moves (USI and Japanese).
-type BranchLine<'a> = (String, usize, &'a [String], &'a [String]);
+/// A branch as the page lists it: its label, main-line ply and moves (USI and Japanese), and
+/// whether it is a flaw to mark on the main line's move (余詰, 変長, 変同).
+struct BranchLine<'a> {
+    label: String,
+    ply: usize,
+    usi: &'a [String],
+    japanese: &'a [String],
+    flaw: bool,
+}
 
 /// The 余詰 and 変化 of a report, then where the intended line departs from the main line,
-/// each with its label, ply and moves, in the page's order.
+/// in the page's order.
 fn branch_lines(r: &ComposerReport) -> Vec<BranchLine<'_>> {
     let cooks = r.cooks.iter().map(|c| {
-        let word = match c.kind {
-            CookKind::Cook => "余詰",
-            CookKind::PromotionChoice => "成不成非限定",
+        let (word, flaw) = match c.kind {
+            CookKind::Cook => ("余詰", true),
+            CookKind::PromotionChoice => ("成不成非限定", false),
         };
-        (format!("{word} at move {}", c.ply), c.ply, &c.line.usi[..], &c.line.japanese[..])
+        let label = format!("{word} at move {}", c.ply);
+        BranchLine { label, ply: c.ply, usi: &c.line.usi, japanese: &c.line.japanese, flaw }
     });
     let variations = r.variations.iter().map(|v| {
         let flag = v.flag.japanese();
         let word = if flag.is_empty() { "変化".to_string() } else { format!("変化 ({flag})") };
-        (format!("{word} at move {}", v.ply), v.ply, &v.line.usi[..], &v.line.japanese[..])
+        let label = format!("{word} at move {}", v.ply);
+        let flaw = v.flag != VariationFlag::Shorter;
+        BranchLine { label, ply: v.ply, usi: &v.line.usi, japanese: &v.line.japanese, flaw }
     });
     let intended = r.intended.iter().filter_map(|i| {
-        let at = i.departs_at?;
-        let (usi, japanese) = (i.line.usi.get(at - 1..)?, i.line.japanese.get(at - 1..)?);
-        Some((format!("the intended line, from move {at}"), at, usi, japanese))
+        let ply = i.departs_at?;
+        let (usi, japanese) = (i.line.usi.get(ply - 1..)?, i.line.japanese.get(ply - 1..)?);
+        let label = format!("the intended line, from move {ply}");
+        Some(BranchLine { label, ply, usi, japanese, flaw: false })
     });
     cooks.chain(variations).chain(intended).collect()
 }
@@ -155,16 +166,8 @@ fn section(s: &Section) -> String {
     for (k, mv) in s.report.main_line.japanese.iter().enumerate() {
         let ply = k + 1;
         // A flaw (余詰, 変長, 変同) is marked on the main line's move where it happens.
-        let flaws: Vec<&str> = branches
-            .iter()
-            .filter(|(label, at, _, _)| {
-                *at == ply
-                    && !label.starts_with("成不成")
-                    && !label.starts_with("the intended")
-                    && label != &format!("変化 at move {ply}")
-            })
-            .map(|(label, _, _, _)| label.as_str())
-            .collect();
+        let flaws: Vec<&str> =
+            branches.iter().filter(|b| b.flaw && b.ply == ply).map(|b| b.label.as_str()).collect();
         let mark = if flaws.is_empty() {
             String::new()
         } else {
@@ -180,7 +183,7 @@ fn section(s: &Section) -> String {
         html.push_str(
             "<details class=\"branches\"><summary>余詰, 変化, the intended line</summary>\n<ul>\n",
         );
-        for (b, (label, _, _, japanese)) in branches.iter().enumerate() {
+        for (b, BranchLine { label, japanese, .. }) in branches.iter().enumerate() {
             html.push_str(&format!(
                 "<li>{}: <ol class=\"line\" data-id=\"{id}/b{b}\">",
                 escape(label)
@@ -227,7 +230,7 @@ fn script_data<'a>(s: &'a Section) -> Script<'a> {
     }
     let branches = branch_lines(s.report)
         .into_iter()
-        .filter_map(|(label, ply, usi, japanese)| {
+        .filter_map(|BranchLine { label, ply, usi, japanese, .. }| {
             let mut pos = s.position.clone();
             for m in line.usi.get(..ply.checked_sub(1)?)? {
                 pos.make_move(pos.parse_usi_move(m).ok()?);

@@ -116,8 +116,14 @@ impl Search<'_> {
         }
     }
 
+    /// Whether a result may be kept (table or repetition tier): not a bounded disproof of a
+    /// pure-rule probe, which holds only under pure rules (see `Search::probe_pure`).
+    fn keeps(&self, v: &Value) -> bool {
+        !(self.pure_probe && v.dn == 0 && v.depth != crate::tt::UNBOUNDED)
+    }
+
     pub(super) fn store(&mut self, pos: &Position, v: &Value, amount: u32) {
-        if self.pure_probe && v.dn == 0 && v.depth != crate::tt::UNBOUNDED {
+        if !self.keeps(v) {
             return;
         }
         let stored = Stored { pn: v.pn, dn: v.dn, len: v.len, depth: v.depth, amount };
@@ -208,7 +214,7 @@ impl Search<'_> {
 
         if value.dn == 0 && value.by_repetition {
             // Path-dependent: only the repetition tier, keyed by this very path, may keep it.
-            if !(self.pure_probe && value.depth != crate::tt::UNBOUNDED) {
+            if self.keeps(&value) {
                 self.repetitions.insert(self.path_hash(), value.depth);
             }
         } else {
