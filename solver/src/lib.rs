@@ -21,3 +21,4 @@ pub mod composer;
 pub mod mate_line;
 pub mod usi_engine;
 pub mod usi_mate;
+pub mod usi_options;

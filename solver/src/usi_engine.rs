@@ -2,14 +2,9 @@
 //! and a plain `go` with the first move of a mate (or `resign`). The protocol itself (threads,
 //! commands, stop and ponder handling) is the shared loop of the `usi` crate; this file is what
 //! is particular to the mate engine:
-//! - its options: `USI_Hash`, `Rules` (`tsume`: the composer's answer, futile interpositions
-//!   not counted; `pure`: every interposition counts), `DoubleCount`, `NodeLimit` (which
-//!   limits every search),
-//!   `Threads` (search threads sharing the table), `DepthLimit` (the deepest ply searched; a search that finds nothing within it answers
-//!   `checkmate timeout`, never `nomate`), `TableFile` (a file that keeps the table across
-//!   runs, see [`crate::table_file`]; empty: none; it is (re)opened with the other settings,
+//! - its options ([`crate::usi_options`]); `TableFile` is (re)opened with the other settings,
 //!   at the next `isready` or `go`, and `usinewgame` does not clear it; a file that cannot be
-//!   used gets `info string error: ...` and the engine goes on with an in-memory table);
+//!   used gets `info string error: ...` and the engine goes on with an in-memory table;
 //! - a plain `go` reads only the clock, and refuses a malformed one (`info string error: ...`
 //!   and `bestmove resign`); other fields are ignored;
 //! - the time of a plain `go` ([`budget`]): a rough share of the clock, 10 s without one;
@@ -21,27 +16,18 @@
 //! The solver (and its table) is created at the first `isready` or `go`, so `USI_Hash` set after
 //! `usi` does not first allocate the default size; `isready` waits for it.
 
-use crate::config::{DoubleCount, Rules, SolverConfig};
-use crate::outcome::{Limits, Outcome, Progress, SolveResult};
-use crate::stack::MAX_PLY;
+use crate::config::SolverConfig;
+use crate::outcome::{Outcome, Progress, SolveResult};
 use crate::usi_mate::{MateBackend, MateJob, MateSearch};
+use crate::usi_options::EngineOptions;
 use shogi::{Color, Position};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
-use usi::{
-    parse_setoption, Finished, GoField, GoIssue, GoParams, Hold, Output, Plan, Timing, UsiProgram,
-};
+use usi::{Finished, GoField, GoIssue, GoParams, Hold, Output, Plan, Timing, UsiProgram};
 
 pub const ENGINE_NAME: &str = "Tsumugi-mate";
 pub const ENGINE_AUTHOR: &str = "The Tsumugi developers";
 
-/// Bounds of the `USI_Hash` option, in MiB.
-pub const HASH_MIN_MB: usize = 1;
-pub const HASH_MAX_MB: usize = 65536;
-/// Upper bound of the `NodeLimit` option (0 = unlimited).
-pub const NODE_LIMIT_MAX: u64 = 1_000_000_000_000;
-/// The most search threads `Threads` accepts.
-pub const THREADS_MAX: u64 = 1024;
 /// Time given to a plain `go` without any clock.
 pub const DEFAULT_GO_TIME: Duration = Duration::from_secs(10);
 
@@ -49,125 +35,6 @@ pub const DEFAULT_GO_TIME: Duration = Duration::from_secs(10);
 /// output cannot be written (or a thread cannot be started).
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) -> io::Result<()> {
     usi::run(MateEngine::default(), input, output)
-}
-
-// ----- options -------------------------------------------------------------------------------
-
-/// Everything `setoption` can change.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct EngineOptions {
-    pub solver: SolverConfig,
-    /// Nodes per search; 0 = unlimited.
-    pub node_limit: u64,
-}
-
-impl EngineOptions {
-    /// The `option ...` lines of the `usi` answer.
-    pub fn usi_option_lines(&self) -> Vec<String> {
-        let defaults = EngineOptions::default();
-        let mut combo = format!(
-            "option name DoubleCount type combo default {}",
-            defaults.solver.double_count.name()
-        );
-        for name in DoubleCount::NAMES {
-            combo.push_str(" var ");
-            combo.push_str(name);
-        }
-        let mut rules =
-            format!("option name Rules type combo default {}", defaults.solver.rules.name());
-        for name in Rules::NAMES {
-            rules.push_str(" var ");
-            rules.push_str(name);
-        }
-        vec![
-            format!(
-                "option name USI_Hash type spin default {} min {HASH_MIN_MB} max {HASH_MAX_MB}",
-                defaults.solver.hash_mb
-            ),
-            rules,
-            combo,
-            format!(
-                "option name NodeLimit type spin default {} min 0 max {NODE_LIMIT_MAX}",
-                defaults.node_limit
-            ),
-            format!(
-                "option name DepthLimit type spin default {} min 1 max {MAX_PLY}",
-                defaults.solver.max_ply
-            ),
-            "option name TableFile type string default <empty>".to_string(),
-            format!(
-                "option name Threads type spin default {} min 1 max {THREADS_MAX}",
-                defaults.solver.threads
-            ),
-        ]
-    }
-
-    /// Applies one `setoption` (everything after the word `setoption`).
-    pub fn apply_setoption(&mut self, args: &str) -> Result<(), String> {
-        let (name, value) = parse_setoption(args)?;
-        let value = value.as_deref();
-        let need = |v: Option<&str>| -> Result<String, String> {
-            v.map(str::to_string).ok_or_else(|| format!("option {name} needs a value"))
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "usi_hash" => {
-                let v = need(value)?;
-                let mb = parse_in_range(&v, HASH_MIN_MB as u64, HASH_MAX_MB as u64)
-                    .map_err(|e| format!("USI_Hash: {e}"))?;
-                self.solver.hash_mb = mb as usize;
-            }
-            "rules" => {
-                let v = need(value)?;
-                self.solver.rules = Rules::from_name(&v).ok_or_else(|| {
-                    format!("Rules: {v:?} is not one of {}", Rules::NAMES.join(", "))
-                })?;
-            }
-            "doublecount" => {
-                let v = need(value)?;
-                self.solver.double_count = DoubleCount::from_name(&v).ok_or_else(|| {
-                    format!("DoubleCount: {v:?} is not one of {}", DoubleCount::NAMES.join(", "))
-                })?;
-            }
-            "nodelimit" => {
-                let v = need(value)?;
-                self.node_limit =
-                    parse_in_range(&v, 0, NODE_LIMIT_MAX).map_err(|e| format!("NodeLimit: {e}"))?;
-            }
-            "depthlimit" => {
-                let v = need(value)?;
-                let plies = parse_in_range(&v, 1, MAX_PLY as u64)
-                    .map_err(|e| format!("DepthLimit: {e}"))?;
-                self.solver.max_ply = plies as u16;
-            }
-            "threads" => {
-                let v = need(value)?;
-                let n = parse_in_range(&v, 1, THREADS_MAX).map_err(|e| format!("Threads: {e}"))?;
-                self.solver.threads = n as usize;
-            }
-            "tablefile" => {
-                // `<empty>` is how USI spells the empty string.
-                self.solver.table_file = match value.map(str::trim) {
-                    None | Some("") | Some("<empty>") => None,
-                    Some(path) => Some(path.into()),
-                };
-            }
-            // Sent by GUIs whether or not the engine lists it; there is nothing to ponder.
-            "usi_ponder" => {}
-            _ => return Err(format!("unknown option {name:?}")),
-        }
-        Ok(())
-    }
-
-    fn limits(&self, time: Option<Duration>) -> Limits {
-        Limits { time, nodes: (self.node_limit > 0).then_some(self.node_limit) }
-    }
-}
-
-fn parse_in_range(text: &str, min: u64, max: u64) -> Result<u64, String> {
-    match text.trim().parse::<u64>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!("{text:?} is not an integer between {min} and {max}")),
-    }
 }
 
 // ----- the clock of a plain `go` -------------------------------------------------------------
@@ -325,11 +192,8 @@ impl UsiProgram for MateEngine {
     ) -> io::Result<()> {
         let r = match finished {
             Finished::Done(r) => r,
-            Finished::Failed(msg) => {
-                out.info_string(&format!("error: the search failed: {msg}"))?;
-                let elapsed = search.started.elapsed();
-                SolveResult::timeout(0, elapsed)
-            }
+            // The loop has said why (`info string error: the search failed: ...`).
+            Finished::Failed(_) => SolveResult::timeout(0, search.started.elapsed()),
         };
         match search.answer {
             Answer::Checkmate => search.mate.answer(&r, out),
@@ -373,51 +237,6 @@ mod tests {
         let usiok = out.iter().position(|l| l == "usiok");
         let readyok = out.iter().position(|l| l == "readyok");
         assert!(usiok.is_some() && readyok > usiok, "{out:?}");
-    }
-
-    #[test]
-    fn options() {
-        let mut o = EngineOptions::default();
-        assert_eq!(o.apply_setoption("name USI_Hash value 1024"), Ok(()));
-        assert_eq!(o.solver.hash_mb, 1024);
-        assert_eq!(o.apply_setoption("name DoubleCount value snda"), Ok(()));
-        assert_eq!(o.solver.double_count, DoubleCount::Snda);
-        assert_eq!(o.apply_setoption("name NodeLimit value 5000"), Ok(()));
-        assert_eq!(o.node_limit, 5000);
-        assert_eq!(o.apply_setoption("name USI_Ponder value true"), Ok(()));
-        assert_eq!(o.apply_setoption("name DepthLimit value 9"), Ok(()));
-        assert_eq!(o.apply_setoption("name Threads value 4"), Ok(()));
-        assert_eq!(o.solver.threads, 4);
-        assert_eq!(o.solver.rules, Rules::Tsume, "tsume rules by default");
-        assert_eq!(o.apply_setoption("name Rules value pure"), Ok(()));
-        assert_eq!(o.solver.rules, Rules::Pure);
-        assert_eq!(o.solver.max_ply, 9);
-        for bad in [
-            "name USI_Hash value 0",
-            "name USI_Hash value 65537",
-            "name USI_Hash value lots",
-            "name USI_Hash",
-            "name DoubleCount value twice",
-            "name NodeLimit value -1",
-            "name DepthLimit value 0",
-            "name Rules value chess",
-            "name DepthLimit value 4001",
-            "name Threads value 0",
-            "name Threads value 1025",
-            "name Threads value many",
-            "name",
-            "value 3",
-            "",
-        ] {
-            assert!(o.apply_setoption(bad).is_err(), "{bad:?}");
-        }
-        // Errors leave the settings alone.
-        assert_eq!(o.solver.hash_mb, 1024);
-        assert_eq!(o.node_limit, 5000);
-        assert_eq!(
-            parse_setoption("name Some Option value a b"),
-            Ok(("Some Option".to_string(), Some("a b".to_string())))
-        );
     }
 
     /// A plain `go` as the mate engine reads it: the clock, or the reason to refuse it.
@@ -540,20 +359,11 @@ mod tests {
     fn plain_go_answers_bestmove() {
         let out = run_script("position startpos\ngo movetime 100\n");
         assert_eq!(answer(&out, "bestmove"), 1, "{out:?}");
-        let out = run_script("go infinite\nstop\n");
-        assert_eq!(answer(&out, "bestmove"), 1, "{out:?}");
-        let out = run_script("go ponder btime 1000 wtime 1000\nponderhit\n");
-        assert_eq!(answer(&out, "bestmove"), 1, "{out:?}");
-        let out = run_script("go infinite\ngo mate 10\nquit\n");
-        assert_eq!(answer(&out, "bestmove"), 1, "{out:?}");
-        assert_eq!(answer(&out, "checkmate"), 0, "{out:?}");
-        assert_eq!(answer(&out, "info string error: a search is already running"), 1);
     }
 
     #[test]
-    fn stop_without_search_and_gameover_are_quiet() {
-        let out = run_script("stop\ngameover win\nusinewgame\nponderhit\nisready\n");
-        assert_eq!(out, vec!["readyok".to_string()]);
+    fn keeps_the_protocols_promises() {
+        usi::conformance::check(MateEngine::default).unwrap_or_else(|e| panic!("{e}"));
     }
 
     #[test]
@@ -586,96 +396,22 @@ mod tests {
         assert_eq!(answers[1].split_whitespace().count(), 1 + 7, "{out:?}");
     }
 
-    /// The mate engine with a bug injected where a bug would be: its search panics on one
-    /// position.
-    struct Faulty(MateEngine);
-    struct FaultyBackend(MateBackend);
+    /// Random sessions of real and broken commands: the loop never panics, answers every
+    /// `go`, and still answers `isready` at the end.
+    #[test]
+    fn random_sessions_never_break_the_loop() {
+        let fuzz = usi::fuzz::Fuzz {
+            program_words: &["Rules", "pure", "DoubleCount", "snda", "NodeLimit", "DepthLimit"],
+            go_limits: &["movetime 20", "btime 300 wtime 300", "mate 20"],
+            seed: 0x9e37_79b9_7f4a_7c15,
+            sessions: 4,
+            lines_per_session: 60,
+        };
+        let answers = fuzz.run(MateEngine::default).unwrap_or_else(|e| panic!("{e}"));
+        assert!(answers >= 8, "only {answers} answers");
+    }
+
     const PANICS_ON: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
-
-    impl usi::SearchBackend for FaultyBackend {
-        type Config = SolverConfig;
-        type Job = MateJob;
-        type Progress = Progress;
-        type Outcome = SolveResult;
-        const THREAD_NAME: &'static str = MateBackend::THREAD_NAME;
-        const STACK_BYTES: usize = MateBackend::STACK_BYTES;
-        fn configure(&mut self, config: SolverConfig) {
-            self.0.configure(config)
-        }
-        fn clear(&mut self) {
-            self.0.clear()
-        }
-        fn ready(&mut self) {
-            self.0.ready()
-        }
-        fn prepare(&mut self, job: &MateJob) {
-            self.0.prepare(job)
-        }
-        fn search(&mut self, job: MateJob, report: &mut dyn FnMut(Progress)) -> SolveResult {
-            if job.pos.to_sfen() == PANICS_ON {
-                panic!("injected fault");
-            }
-            self.0.search(job, report)
-        }
-        fn reset(&mut self) {
-            self.0.reset()
-        }
-    }
-
-    impl UsiProgram for Faulty {
-        type Backend = FaultyBackend;
-        type Search = RunningSearch;
-        const NAME: &'static str = MateEngine::NAME;
-        const AUTHOR: &'static str = MateEngine::AUTHOR;
-        const SEARCHER: &'static str = MateEngine::SEARCHER;
-        const GO_FIELDS: &'static [GoField] = MateEngine::GO_FIELDS;
-        fn backend(&self) -> FaultyBackend {
-            FaultyBackend(self.0.backend())
-        }
-        fn option_lines(&self) -> Vec<String> {
-            self.0.option_lines()
-        }
-        fn set_option(&mut self, args: &str) -> Result<(), String> {
-            self.0.set_option(args)
-        }
-        fn config(&self) -> Result<SolverConfig, String> {
-            self.0.config()
-        }
-        fn go(
-            &self,
-            go: &GoParams,
-            issues: &[GoIssue],
-            root: &Position,
-            out: &mut Output<'_>,
-        ) -> io::Result<Option<Plan<RunningSearch, MateJob>>> {
-            self.0.go(go, issues, root, out)
-        }
-        fn go_mate(&self, time: Option<Duration>, root: &Position) -> Plan<RunningSearch, MateJob> {
-            self.0.go_mate(time, root)
-        }
-        fn stop(&self, search: &RunningSearch) {
-            self.0.stop(search)
-        }
-        fn ponderhit(&self, search: &mut RunningSearch) -> Option<Duration> {
-            self.0.ponderhit(search)
-        }
-        fn progress(
-            &self,
-            search: &mut RunningSearch,
-            report: Progress,
-            out: &mut Output<'_>,
-        ) -> io::Result<()> {
-            self.0.progress(search, report, out)
-        }
-        fn answer(
-            &self,
-            search: RunningSearch,
-            finished: Finished<SolveResult>,
-            out: &mut Output<'_>,
-        ) -> io::Result<()> {
-            self.0.answer(search, finished, out)
-        }
-    }
 
     #[test]
     fn a_panic_in_the_search_costs_one_answer_not_the_engine() {
@@ -685,16 +421,12 @@ mod tests {
              position sfen {PANICS_ON}\ngo movetime 500\n\
              position sfen {MATE7}\ngo mate 20000\nisready\n"
         );
-        let out = usi::transcript(Faulty(MateEngine::default()), &script)
-            .unwrap_or_else(|e| panic!("run failed: {e}"));
-        let errors = out.iter().filter(|l| l.starts_with("info string error: the search failed"));
-        assert_eq!(errors.count(), 2, "{out:?}");
-        assert!(out.iter().any(|l| l.contains("injected fault")), "{out:?}");
-        let answers: Vec<&str> = out
-            .iter()
-            .filter(|l| l.starts_with("checkmate") || l.starts_with("bestmove"))
-            .map(String::as_str)
-            .collect();
+        let faulty = usi::fault::Faulty {
+            program: MateEngine::default(),
+            panics_on: |job: &MateJob| job.pos.to_sfen() == PANICS_ON,
+        };
+        let out = usi::transcript(faulty, &script).unwrap_or_else(|e| panic!("run failed: {e}"));
+        let answers = usi::fault::answers_after_faults(&out, 2).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(answers.len(), 4, "{out:?}");
         assert_eq!(answers[0], "checkmate timeout");
         assert_eq!(answers[1].split_whitespace().count(), 1 + 7, "{out:?}");

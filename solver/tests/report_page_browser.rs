@@ -1,7 +1,8 @@
 //! The report page in a real browser: headless Chromium opens the page of 図巧2 and 66 at
 //! `#zukou-066/5` (the link each move of the list is) and its board shows, in `data-sfen`, the
 //! position after the first five moves of the main line, and at a 変化's first move the
-//! position after it. Runs only where `chromium` is
+//! position after it; then a probe script clicks move 5, presses the arrow keys and the ▶
+//! button, and the board and the address follow each step. Runs only where `chromium` is
 //! installed; CI installs it and sets `TSUMUGI_REQUIRE_CHROMIUM=1`, which makes its absence a
 //! failure.
 
@@ -62,7 +63,7 @@ fn board_sfen(dom: &str) -> Option<String> {
 }
 
 #[test]
-fn the_page_opens_at_a_move_of_the_main_line() {
+fn the_page_opens_at_a_move_and_steps_through_the_line() {
     let Some(browser) = chromium() else { return };
     let dir = std::env::temp_dir().join(format!("tsumugi-page-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
@@ -102,12 +103,74 @@ fn the_page_opens_at_a_move_of_the_main_line() {
     }
     let dom = open(&browser, &page, &format!("zukou-066/b{cooks}/1"));
     assert_eq!(board_sfen(&dom), Some(pos.to_sfen()), "{}", &dom[..dom.len().min(2000)]);
+    // What a reader does: click move 5, step on with the arrow key and the button, back twice.
+    let after = |n: usize| {
+        let mut pos = Position::from_sfen(r["sfen"].as_str().unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        for m in &usi[..n] {
+            pos.make_move(pos.parse_usi_move(m).unwrap_or_else(|e| panic!("{m}: {e}")));
+        }
+        pos.to_sfen()
+    };
+    let steps = interact(&browser, &page, &html);
+    // Each step: the address, the move marked in the list (the start is an entry), the board.
+    let want = [
+        format!("#zukou-066/5 #zukou-066/5 {}", after(5)),
+        format!("#zukou-066/6 #zukou-066/6 {}", after(6)),
+        format!("#zukou-066/7 #zukou-066/7 {}", after(7)),
+        format!("#zukou-066/5 #zukou-066/5 {}", after(5)),
+        format!("#zukou-066/0 #zukou-066/0 {}", after(0)),
+    ];
+    assert_eq!(steps, want);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Opens a copy of the page with a probe script that acts as a reader would, through the
+/// page's own handlers: it clicks the link of move 5 of 図巧66, presses → (a `keydown` on the
+/// document), clicks the ▶ button, presses ← twice, and presses ← until the start. After each
+/// step it records the address's hash, the move marked in the list and the board's `data-sfen`; the steps come back in a
+/// `<pre id="probe">` of the dumped DOM.
+fn interact(browser: &Path, page: &Path, html: &str) -> Vec<String> {
+    const PROBE: &str = r##"<script>
+window.addEventListener('load', () => {
+  const log = [];
+  const marked = () => (document.querySelector('ol.line a.current') || {hash: '-'}).hash;
+  const note = () => log.push(
+    [location.hash, marked(), document.getElementById('board').dataset.sfen].join(' '));
+  const key = k => document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
+  document.querySelector('ol.line[data-id="zukou-066"] a[href="#zukou-066/5"]').click();
+  setTimeout(() => {
+    note();
+    key('ArrowRight'); note();
+    document.getElementById('next').click(); note();
+    key('ArrowLeft'); key('ArrowLeft'); note();
+    for (let i = 0; i < 20; i++) key('ArrowLeft');
+    note();
+    const pre = document.createElement('pre');
+    pre.id = 'probe';
+    pre.textContent = log.join('\n');
+    document.body.appendChild(pre);
+  }, 200);
+});
+</script></body>"##;
+    assert!(html.contains("</body>"), "the page ends its body");
+    let probe = page.with_file_name("probe.html");
+    std::fs::write(&probe, html.replacen("</body>", PROBE, 1)).unwrap_or_else(|e| panic!("{e}"));
+    let dom = open(browser, &probe, "");
+    let Some(at) = dom.find("<pre id=\"probe\">") else {
+        panic!("the probe did not run: {}", &dom[dom.len().saturating_sub(3000)..]);
+    };
+    let text = &dom[at + "<pre id=\"probe\">".len()..];
+    text[..text.find("</pre>").unwrap_or(text.len())].lines().map(str::to_string).collect()
 }
 
 /// The DOM of `page` opened at `#<at>`, once its script has run.
 fn open(browser: &Path, page: &Path, at: &str) -> String {
-    let url = format!("file://{}#{at}", page.display());
+    let url = if at.is_empty() {
+        format!("file://{}", page.display())
+    } else {
+        format!("file://{}#{at}", page.display())
+    };
     let dom = Command::new(browser)
         .args(["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"])
         .args(["--dump-dom", &url])

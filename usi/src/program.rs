@@ -73,7 +73,8 @@ pub trait UsiProgram {
         report: ProgressOf<Self>,
         out: &mut Output<'_>,
     ) -> io::Result<()>;
-    /// The answer (`bestmove ...`, `checkmate ...`) of a search that ended.
+    /// The answer (`bestmove ...`, `checkmate ...`) of a search that ended. For a failed one
+    /// the loop has already written `info string error: the search failed: ...`.
     fn answer(
         &self,
         search: Self::Search,

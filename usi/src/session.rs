@@ -20,8 +20,9 @@
 //!   of the `go ponder` starts) or `stop`: never before, even if the search ends early;
 //! - `gameover` stops a running search; `quit` stops it, prints its answer and returns; the end
 //!   of input is `quit`, except that a search with a limit may finish first;
-//! - a search that fails (a panic, caught by the search thread) is still answered by the
-//!   program ([`UsiProgram::answer`] with [`Finished::Failed`]).
+//! - a search that fails (a panic, caught by the search thread) gets `info string error: the
+//!   search failed: ...` and is still answered by the program ([`UsiProgram::answer`] with
+//!   [`Finished::Failed`]).
 
 use crate::command::Command;
 use crate::go::{parse_go, GoCommand};
@@ -167,7 +168,7 @@ impl<P: UsiProgram> Session<'_, P> {
                         // the search, held or not, and end.
                         if let Some(s) = self.search.take() {
                             let failed = Finished::Failed(WORKER_GONE.to_string());
-                            self.program.answer(s.search, failed, &mut self.out)?;
+                            self.answer(s.search, failed)?;
                         }
                         return Ok(());
                     }
@@ -357,6 +358,15 @@ impl<P: UsiProgram> Session<'_, P> {
             self.search = Some(s);
             return Ok(());
         }
-        self.program.answer(s.search, done, &mut self.out)
+        self.answer(s.search, done)
+    }
+
+    /// Gives the answer of a search that ended; one that failed is said first, the same way
+    /// for every program, before the program's fallback answer.
+    fn answer(&mut self, search: P::Search, done: Finished<OutcomeOf<P>>) -> io::Result<()> {
+        if let Finished::Failed(msg) = &done {
+            self.out.info_string(&format!("error: the search failed: {msg}"))?;
+        }
+        self.program.answer(search, done, &mut self.out)
     }
 }

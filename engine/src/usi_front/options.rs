@@ -18,7 +18,7 @@ use crate::search::ponder::{PonderSettings, MAX_CANDIDATES};
 use crate::search::threads::MAX_THREADS;
 use crate::time_manager::TimeSettings;
 use crate::usi_front::worker::EngineConfig;
-use ::usi::parse_setoption;
+use ::usi::{parse_setoption, Check, Combo, Spin, Text};
 use std::path::{Path, PathBuf};
 
 pub const HASH_DEFAULT_MB: usize = 256;
@@ -133,83 +133,48 @@ impl Default for UsiOptions {
     }
 }
 
-fn parse_int(name: &str, text: &str, min: u64, max: u64) -> Result<u64, String> {
-    match text.trim().parse::<u64>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!("{name}: {text:?} is not an integer between {min} and {max}")),
-    }
-}
-
-fn parse_check(name: &str, text: &str) -> Result<bool, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(format!("{name}: {text:?} is neither true nor false")),
-    }
-}
-
-/// `ParamsFile` values that mean "no file".
-fn is_empty_filename(text: &str) -> bool {
-    let t = text.trim();
-    t.is_empty() || t == "<empty>"
-}
+const HASH: Spin = Spin::new("USI_Hash", HASH_MIN_MB as u64, HASH_MAX_MB as u64);
+const THREADS: Spin = Spin::new("Threads", 1, MAX_THREADS as u64);
+const PONDER: Check = Check::new("USI_Ponder");
+const PONDER_CANDIDATES: Spin = Spin::new("PonderCandidates", 1, MAX_CANDIDATES as u64);
+const PONDER_MARGIN: Spin = Spin::new("PonderMarginCp", 0, PONDER_MARGIN_MAX);
+const MULTIPV: Spin = Spin::new("MultiPV", 1, MULTIPV_MAX as u64);
+const NETWORK_DELAY: Spin = Spin::new("NetworkDelay", 0, TIME_OPTION_MAX_MS);
+const MINIMUM_THINKING: Spin = Spin::new("MinimumThinkingTime", 0, TIME_OPTION_MAX_MS);
+const PARAMS_FILE: Text = Text::filename("ParamsFile");
+const BOOK_FILE: Text = Text::filename("BookFile");
+const BOOK_MAX_PLY: Spin = Spin::new("BookMaxPly", 0, BOOK_MAX_PLY_MAX);
+const BOOK_EVAL_DIFF: Spin = Spin::new("BookEvalDiff", 0, BOOK_EVAL_DIFF_MAX);
+const BOOK_MIN_COUNT: Spin = Spin::new("BookMinCount", 0, BOOK_MIN_COUNT_MAX);
+const BOOK_RANDOM: Check = Check::new("BookRandom");
+const SOPPO: Combo = Combo::new("Soppo", &SoppoChoice::NAMES);
+const ORACLE: Check = Check::new("Oracle");
 
 impl UsiOptions {
     /// The `option ...` lines of the `usi` answer.
     pub fn option_lines(&self) -> Vec<String> {
         let d = UsiOptions::default();
         let mut lines = vec![
-            format!(
-                "option name USI_Hash type spin default {} min {HASH_MIN_MB} max {HASH_MAX_MB}",
-                d.hash_mb
-            ),
-            format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
-            format!("option name USI_Ponder type check default {}", d.ponder),
-            format!(
-                "option name PonderCandidates type spin default {} min 1 max {MAX_CANDIDATES}",
-                d.ponder_settings.candidates
-            ),
-            format!(
-                "option name PonderMarginCp type spin default {} min 0 max {PONDER_MARGIN_MAX}",
-                d.ponder_settings.margin_cp
-            ),
-            format!("option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}", d.multipv),
-            format!(
-                "option name NetworkDelay type spin default {} min 0 max {TIME_OPTION_MAX_MS}",
-                d.network_delay_ms
-            ),
-            format!(
-                "option name MinimumThinkingTime type spin default {} min 0 max \
-                 {TIME_OPTION_MAX_MS}",
-                d.minimum_thinking_ms
-            ),
-            "option name ParamsFile type filename default <empty>".to_string(),
-            "option name BookFile type filename default <empty>".to_string(),
-            format!(
-                "option name BookMaxPly type spin default {} min 0 max {BOOK_MAX_PLY_MAX}",
-                d.book_policy.max_ply
-            ),
-            format!(
-                "option name BookEvalDiff type spin default {} min 0 max {BOOK_EVAL_DIFF_MAX}",
-                d.book_policy.eval_diff
-            ),
-            format!(
-                "option name BookMinCount type spin default {} min 0 max {BOOK_MIN_COUNT_MAX}",
-                d.book_policy.min_count
-            ),
-            format!("option name BookRandom type check default {}", d.book_policy.random),
+            HASH.line(d.hash_mb as u64),
+            THREADS.line(d.threads as u64),
+            PONDER.line(d.ponder),
+            PONDER_CANDIDATES.line(d.ponder_settings.candidates as u64),
+            PONDER_MARGIN.line(d.ponder_settings.margin_cp.unsigned_abs().into()),
+            MULTIPV.line(d.multipv.into()),
+            NETWORK_DELAY.line(d.network_delay_ms),
+            MINIMUM_THINKING.line(d.minimum_thinking_ms),
+            PARAMS_FILE.line(),
+            BOOK_FILE.line(),
+            BOOK_MAX_PLY.line(d.book_policy.max_ply.into()),
+            BOOK_EVAL_DIFF.line(d.book_policy.eval_diff.unsigned_abs().into()),
+            BOOK_MIN_COUNT.line(d.book_policy.min_count),
+            BOOK_RANDOM.line(d.book_policy.random),
         ];
         if has_param(SOPPO_PARAM) {
-            let mut combo =
-                format!("option name Soppo type combo default {}", SoppoChoice::Param.name());
-            for n in SoppoChoice::NAMES {
-                combo.push_str(" var ");
-                combo.push_str(n);
-            }
-            lines.push(combo);
+            lines.push(SOPPO.line(SoppoChoice::Param.name()));
         }
         if ORACLE_PARAMS.iter().all(|p| has_param(p)) {
-            lines.push(format!("option name Oracle type check default {}", d.oracle));
+            lines.push(ORACLE.line(d.oracle));
         }
         lines
     }
@@ -217,68 +182,55 @@ impl UsiOptions {
     /// Applies one `setoption` (everything after the word). An error changes nothing.
     pub fn apply_setoption(&mut self, args: &str) -> Result<(), String> {
         let (name, value) = parse_setoption(args)?;
-        let value = value.unwrap_or_default();
-        match name.to_ascii_lowercase().as_str() {
-            "usi_hash" => {
-                self.hash_mb =
-                    parse_int(&name, &value, HASH_MIN_MB as u64, HASH_MAX_MB as u64)? as usize;
+        let value = value.as_deref();
+        match name.as_str() {
+            n if HASH.is(n) => self.hash_mb = HASH.read(value)? as usize,
+            n if THREADS.is(n) => self.threads = THREADS.read(value)? as usize,
+            n if PONDER.is(n) => self.ponder = PONDER.read(value)?,
+            n if PONDER_CANDIDATES.is(n) => {
+                self.ponder_settings.candidates = PONDER_CANDIDATES.read(value)? as usize;
             }
-            "threads" => self.threads = parse_int(&name, &value, 1, MAX_THREADS as u64)? as usize,
-            "usi_ponder" => self.ponder = parse_check(&name, &value)?,
-            "pondercandidates" => {
-                self.ponder_settings.candidates =
-                    parse_int(&name, &value, 1, MAX_CANDIDATES as u64)? as usize;
+            n if PONDER_MARGIN.is(n) => {
+                self.ponder_settings.margin_cp = PONDER_MARGIN.read(value)? as i32;
             }
-            "pondermargincp" => {
-                self.ponder_settings.margin_cp =
-                    parse_int(&name, &value, 0, PONDER_MARGIN_MAX)? as i32;
+            n if MULTIPV.is(n) => self.multipv = MULTIPV.read(value)? as u32,
+            n if NETWORK_DELAY.is(n) => self.network_delay_ms = NETWORK_DELAY.read(value)?,
+            n if MINIMUM_THINKING.is(n) => {
+                self.minimum_thinking_ms = MINIMUM_THINKING.read(value)?;
             }
-            "multipv" => self.multipv = parse_int(&name, &value, 1, MULTIPV_MAX as u64)? as u32,
-            "networkdelay" => {
-                self.network_delay_ms = parse_int(&name, &value, 0, TIME_OPTION_MAX_MS)?;
+            n if PARAMS_FILE.is(n) => {
+                self.params_file = match PARAMS_FILE.read(value) {
+                    None => None,
+                    Some(file) => {
+                        let path = PathBuf::from(file);
+                        // Checked now, so that a bad file is reported to the one who set it.
+                        load_over(&mut self.params.clone(), &path)?;
+                        Some(path)
+                    }
+                };
             }
-            "minimumthinkingtime" => {
-                self.minimum_thinking_ms = parse_int(&name, &value, 0, TIME_OPTION_MAX_MS)?;
+            n if BOOK_FILE.is(n) => self.book_file = BOOK_FILE.read(value).map(PathBuf::from),
+            n if BOOK_MAX_PLY.is(n) => self.book_policy.max_ply = BOOK_MAX_PLY.read(value)? as u32,
+            n if BOOK_EVAL_DIFF.is(n) => {
+                self.book_policy.eval_diff = BOOK_EVAL_DIFF.read(value)? as i32;
             }
-            "paramsfile" => {
-                if is_empty_filename(&value) {
-                    self.params_file = None;
-                } else {
-                    let path = PathBuf::from(value.trim());
-                    // Checked now, so that a bad file is reported to the one who set it.
-                    let mut check = self.params.clone();
-                    check.load(&path).map_err(|e| format!("ParamsFile: {e}"))?;
-                    self.params_file = Some(path);
-                }
+            n if BOOK_MIN_COUNT.is(n) => self.book_policy.min_count = BOOK_MIN_COUNT.read(value)?,
+            n if BOOK_RANDOM.is(n) => self.book_policy.random = BOOK_RANDOM.read(value)?,
+            n if SOPPO.is(n) && has_param(SOPPO_PARAM) => {
+                // The declared words are exactly the names `from_name` knows.
+                self.soppo = SoppoChoice::from_name(SOPPO.read(value)?).unwrap_or_default();
             }
-            "bookfile" => {
-                self.book_file = (!is_empty_filename(&value)).then(|| PathBuf::from(value.trim()));
-            }
-            "bookmaxply" => {
-                self.book_policy.max_ply = parse_int(&name, &value, 0, BOOK_MAX_PLY_MAX)? as u32;
-            }
-            "bookevaldiff" => {
-                self.book_policy.eval_diff =
-                    parse_int(&name, &value, 0, BOOK_EVAL_DIFF_MAX)? as i32;
-            }
-            "bookmincount" => {
-                self.book_policy.min_count = parse_int(&name, &value, 0, BOOK_MIN_COUNT_MAX)?;
-            }
-            "bookrandom" => self.book_policy.random = parse_check(&name, &value)?,
-            "soppo" if has_param(SOPPO_PARAM) => {
-                self.soppo = SoppoChoice::from_name(&value).ok_or_else(|| {
-                    format!("Soppo: {value:?} is not one of {}", SoppoChoice::NAMES.join(", "))
-                })?;
-            }
-            "oracle" if ORACLE_PARAMS.iter().all(|p| has_param(p)) => {
-                self.oracle = parse_check(&name, &value)?;
+            n if ORACLE.is(n) && ORACLE_PARAMS.iter().all(|p| has_param(p)) => {
+                self.oracle = ORACLE.read(value)?;
             }
             _ => {
                 let spec = Params::SPECS
                     .iter()
                     .find(|s| s.name.eq_ignore_ascii_case(&name))
                     .ok_or_else(|| format!("unknown option {name:?}"))?;
-                self.params.set_text(spec.name, &value).map_err(|e| e.to_string())?;
+                self.params
+                    .set_text(spec.name, value.unwrap_or_default())
+                    .map_err(|e| e.to_string())?;
             }
         }
         Ok(())
