@@ -33,6 +33,7 @@ fn internal(params: Params) -> PlayerSpec {
         ponder: None,
         book: None,
         book_policy: Default::default(),
+        weights: None,
     })
 }
 

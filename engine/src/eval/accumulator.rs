@@ -4,8 +4,7 @@
 //! is computed again from the board. The rest of the evaluation (attacks, mobility, king
 //! safety) is computed at the node, as [`crate::eval::evaluate_with`] does.
 
-use crate::eval::weights::CLASS_GOLD;
-use crate::eval::weights::{class_of, BOARD_VALUE, HAND_VALUE, KING_RANK};
+use crate::eval::weights::{class_of, Weights, CLASS_GOLD};
 use crate::eval::{placement_cell, placement_sum, PLACED, RELATIVE};
 use shogi::{Color, Move, PieceKind, Position, Square};
 
@@ -19,10 +18,10 @@ pub struct Accumulator {
 
 impl Accumulator {
     /// Computed from the board.
-    pub fn of(pos: &Position) -> Accumulator {
+    pub fn of(pos: &Position, w: &Weights) -> Accumulator {
         let mut acc = Accumulator::default();
         for us in Color::ALL {
-            let (material, placed) = material_and_placement(pos, us);
+            let (material, placed) = material_and_placement(pos, us, w);
             acc.material[us.index()] = material;
             acc.placed[us.index()] = placed;
         }
@@ -30,40 +29,40 @@ impl Accumulator {
     }
 
     /// The accumulator of `pos`, which the move `m` reached from the position this one
-    /// belongs to.
+    /// belongs to (under the same weights).
     #[inline]
-    pub fn after_move(&self, pos: &Position, m: Move) -> Accumulator {
+    pub fn after_move(&self, pos: &Position, m: Move, w: &Weights) -> Accumulator {
         let them = pos.side_to_move();
         let us = !them;
         let (Some(black_king), Some(white_king)) =
             (pos.king_square(Color::Black), pos.king_square(Color::White))
         else {
-            return Accumulator::of(pos);
+            return Accumulator::of(pos, w);
         };
         let kings = [black_king, white_king];
         let place = |owner: Color, kind: PieceKind, sq: Square| {
-            class_of(kind).map_or(0, |class| placement_cell(owner, class, kings, sq))
+            class_of(kind).map_or(0, |class| placement_cell(w, owner, class, kings, sq))
         };
         let to = m.to();
         let mut acc = *self;
         let (u, t) = (us.index(), them.index());
         match m.dropped() {
             Some(kind) => {
-                acc.material[u] += BOARD_VALUE[kind.index()] - HAND_VALUE[kind.index()];
+                acc.material[u] += w.board[kind.index()] - w.hand[kind.index()];
                 acc.placed[u] += place(us, kind, to);
             }
             None => {
                 let moved = pos.piece_at(to).kind();
                 let original = if m.is_promotion() { moved.unpromote() } else { moved };
                 if original == PieceKind::King {
-                    return Accumulator::of(pos);
+                    return Accumulator::of(pos, w);
                 }
-                acc.material[u] += BOARD_VALUE[moved.index()] - BOARD_VALUE[original.index()];
+                acc.material[u] += w.board[moved.index()] - w.board[original.index()];
                 acc.placed[u] += place(us, moved, to) - place(us, original, m.from());
                 if let Some((_, captured)) = pos.last_captured().get() {
-                    acc.material[t] -= BOARD_VALUE[captured.index()];
+                    acc.material[t] -= w.board[captured.index()];
                     acc.placed[t] -= place(them, captured, to);
-                    acc.material[u] += HAND_VALUE[captured.unpromote().index()];
+                    acc.material[u] += w.hand[captured.unpromote().index()];
                 }
             }
         }
@@ -72,21 +71,21 @@ impl Accumulator {
 }
 
 /// Material (board, hand, king's rank) and raw placement of `us`, from the board.
-pub fn material_and_placement(pos: &Position, us: Color) -> (i32, i32) {
+pub fn material_and_placement(pos: &Position, us: Color, w: &Weights) -> (i32, i32) {
     let mut material = 0;
     let hand = pos.hand(us);
     if !hand.is_empty() {
         for kind in PieceKind::HAND {
-            material += hand.count(kind) as i32 * HAND_VALUE[kind.index()];
+            material += hand.count(kind) as i32 * w.hand[kind.index()];
         }
     }
     let mine = pos.pieces_of(us);
     for kind in PieceKind::ALL {
         let n = (pos.pieces_kind(kind) & mine).count() as i32;
-        material += n * BOARD_VALUE[kind.index()];
+        material += n * w.board[kind.index()];
     }
     for sq in pos.pieces(us, PieceKind::King) {
-        material += KING_RANK[sq.rank().relative_to(us) as usize];
+        material += w.king_rank[sq.rank().relative_to(us) as usize];
     }
     // The relative-cell rows of both kings, fetched once.
     let rel = &RELATIVE[us.index()];
@@ -96,7 +95,7 @@ pub fn material_and_placement(pos: &Position, us: Color) -> (i32, i32) {
     for (kind, class) in PLACED {
         let bb = if class == CLASS_GOLD { pos.golds(us) } else { pos.pieces(us, kind) };
         if bb.is_nonempty() {
-            placed += placement_sum(bb, class, own, enemy);
+            placed += placement_sum(w, bb, class, own, enemy);
         }
     }
     (material, placed)
@@ -122,7 +121,8 @@ mod tests {
         for sfen in sfens {
             for _game in 0..20 {
                 let mut pos = Position::from_sfen(sfen).expect("sfen");
-                let mut acc = Accumulator::of(&pos);
+                let w = &*crate::eval::weights::HAND_SET;
+                let mut acc = Accumulator::of(&pos, w);
                 for _ply in 0..120 {
                     let mut legal = MoveList::new();
                     movegen::generate(&pos, MoveClass::Legal, NonPromotions::Skip, &mut legal);
@@ -134,8 +134,8 @@ mod tests {
                     seed ^= seed << 17;
                     let m = legal[(seed % legal.len() as u64) as usize];
                     pos.make_move(m);
-                    acc = acc.after_move(&pos, m);
-                    assert_eq!(acc, Accumulator::of(&pos), "after {m} in {}", pos.to_sfen());
+                    acc = acc.after_move(&pos, m, w);
+                    assert_eq!(acc, Accumulator::of(&pos, w), "after {m} in {}", pos.to_sfen());
                     checked += 1;
                 }
             }

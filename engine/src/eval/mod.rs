@@ -7,12 +7,13 @@
 
 pub mod accumulator;
 pub mod weights;
+pub mod weights_file;
 
 use crate::eval::accumulator::Accumulator;
 use crate::eval::weights::*;
 use shogi::{attacks, Bitboard, Color, PieceKind, Position, Square};
 
-/// The value of a position for the side to move, in centipawns.
+/// The value of a position for the side to move, in centipawns, with the hand-set weights.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_scaled(pos, Scales::default())
 }
@@ -47,19 +48,24 @@ impl Scales {
 
 /// [`evaluate`] with the king-safety, placement and threat terms scaled.
 pub fn evaluate_scaled(pos: &Position, scales: Scales) -> i32 {
-    evaluate_with(pos, &Accumulator::of(pos), scales)
+    evaluate_weighted(pos, &HAND_SET, scales)
 }
 
-/// [`evaluate_scaled`] with material and placement taken from `acc` (the search keeps them
-/// incrementally), which must be `pos`'s.
-pub fn evaluate_with(pos: &Position, acc: &Accumulator, scales: Scales) -> i32 {
+/// [`evaluate_scaled`] with the weights `w`.
+pub fn evaluate_weighted(pos: &Position, w: &Weights, scales: Scales) -> i32 {
+    evaluate_with(pos, &Accumulator::of(pos, w), w, scales)
+}
+
+/// [`evaluate_weighted`] with material and placement taken from `acc` (the search keeps them
+/// incrementally), which must be `pos`'s under the same weights.
+pub fn evaluate_with(pos: &Position, acc: &Accumulator, w: &Weights, scales: Scales) -> i32 {
     let maps = AttackMaps::new(pos);
-    let black = side_score(pos, Color::Black, &maps, scales, acc)
-        - side_score(pos, Color::White, &maps, scales, acc);
+    let black = side_score(pos, Color::Black, &maps, w, scales, acc)
+        - side_score(pos, Color::White, &maps, w, scales, acc);
     let us = pos.side_to_move();
     let v = if us == Color::Black { black } else { -black };
-    let fork = if scales.threats == 0 { 0 } else { fork_penalty(pos, us, &maps) };
-    v + TEMPO - fork * scales.threats / 100
+    let fork = if scales.threats == 0 { 0 } else { fork_penalty(pos, us, &maps, w) };
+    v + w.tempo - fork * scales.threats / 100
 }
 
 /// What the side to move stands to lose when two of its pieces are en prise at once: it can
@@ -68,7 +74,12 @@ pub fn evaluate_with(pos: &Position, acc: &Accumulator, scales: Scales) -> i32 {
 /// en prise when an enemy pawn attacks it (it loses its value less the pawn taken back) or
 /// when the enemy attacks it and nothing of ours, the king included, defends it. The penalty
 /// is a share of the second-largest such loss.
-pub fn fork_penalty(pos: &Position, us: Color, maps: &AttackMaps) -> i32 {
+pub fn fork_penalty(pos: &Position, us: Color, maps: &AttackMaps, w: &Weights) -> i32 {
+    fork_loss(pos, us, maps, w) * w.fork_share_pct / 100
+}
+
+/// The second-largest loss of [`fork_penalty`], before its share.
+pub fn fork_loss(pos: &Position, us: Color, maps: &AttackMaps, w: &Weights) -> i32 {
     let them = !us;
     let pieces = pos.pieces_of(us).and_not(pos.pieces(us, PieceKind::Pawn));
     let attacked = pieces & maps.once[them.index()];
@@ -82,9 +93,9 @@ pub fn fork_penalty(pos: &Position, us: Color, maps: &AttackMaps) -> i32 {
     }
     let (mut first, mut second) = (0, 0);
     for sq in attacked {
-        let value = BOARD_VALUE[pos.piece_at(sq).kind().index()];
+        let value = w.board[pos.piece_at(sq).kind().index()];
         let loss = match (by_pawn.contains(sq), defended.contains(sq)) {
-            (true, true) => value - BOARD_VALUE[PieceKind::Pawn.index()],
+            (true, true) => value - w.board[PieceKind::Pawn.index()],
             (_, false) => value,
             (false, true) => 0,
         };
@@ -95,7 +106,7 @@ pub fn fork_penalty(pos: &Position, us: Color, maps: &AttackMaps) -> i32 {
             second = loss;
         }
     }
-    second * FORK_SHARE_PCT / 100
+    second
 }
 
 /// Squares each side attacks at least once and at least twice (kings left out). Sliders see
@@ -104,15 +115,16 @@ pub fn fork_penalty(pos: &Position, us: Color, maps: &AttackMaps) -> i32 {
 pub struct AttackMaps {
     pub once: [Bitboard; 2],
     pub twice: [Bitboard; 2],
-    /// Squares attacked by each side's bishops/horses and rooks/dragons (mobility).
-    pub mobility: [i32; 2],
+    /// Squares attacked by each side's bishops/horses and by its rooks/dragons (mobility),
+    /// counted with repeats: `[side][0]` bishop-like, `[side][1]` rook-like.
+    pub mobility: [[i32; 2]; 2],
 }
 
 impl AttackMaps {
     pub fn new(pos: &Position) -> AttackMaps {
         let mut once = [Bitboard::EMPTY; 2];
         let mut twice = [Bitboard::EMPTY; 2];
-        let mut mobility = [0i32; 2];
+        let mut mobility = [[0i32; 2]; 2];
         let occ = pos.occupied();
         for color in Color::ALL {
             let c = color.index();
@@ -124,7 +136,7 @@ impl AttackMaps {
             // square (they stand on different files).
             let mut a1 = pawn_attacks(color, pos.pieces(color, PieceKind::Pawn));
             let mut a2 = Bitboard::EMPTY;
-            let mut mob = 0;
+            let mut mob = [0i32; 2];
             // The other pieces kind by kind (the union and the twice-attacked squares do not
             // depend on the order), so that no square is looked up on the board.
             let mut add = |att: Bitboard| {
@@ -145,22 +157,22 @@ impl AttackMaps {
             }
             for sq in pos.pieces(color, PieceKind::Bishop) {
                 let att = attacks::bishop(sq, occ_x);
-                mob += att.count() as i32 * MOBILITY_BISHOP;
+                mob[0] += att.count() as i32;
                 add(att);
             }
             for sq in pos.pieces(color, PieceKind::Horse) {
                 let att = attacks::horse(sq, occ_x);
-                mob += att.count() as i32 * MOBILITY_BISHOP;
+                mob[0] += att.count() as i32;
                 add(att);
             }
             for sq in pos.pieces(color, PieceKind::Rook) {
                 let att = attacks::rook(sq, occ_x);
-                mob += att.count() as i32 * MOBILITY_ROOK;
+                mob[1] += att.count() as i32;
                 add(att);
             }
             for sq in pos.pieces(color, PieceKind::Dragon) {
                 let att = attacks::dragon(sq, occ_x);
-                mob += att.count() as i32 * MOBILITY_ROOK;
+                mob[1] += att.count() as i32;
                 add(att);
             }
             once[c] = a1;
@@ -227,7 +239,8 @@ impl EvalCache {
     }
 }
 
-/// Material only (board and hand), for the side to move.
+/// Material only (board and hand, hand-set values), for the side to move: the evaluation of
+/// `eval_material_only`.
 pub fn material(pos: &Position) -> i32 {
     let mut s = [0i32; 2];
     for color in Color::ALL {
@@ -296,27 +309,6 @@ const fn build_relative() -> [[[u8; 81]; 81]; 2] {
     t
 }
 
-/// A placement table with the cell flattened: `[class][(dr + 8) * 9 + df]`, indexed directly by
-/// [`RELATIVE`]. Rows are padded to 256 cells so that a `u8` index needs no bounds check.
-type FlatTable = [[i16; 256]; CLASSES];
-
-static OWN_KING_FLAT: FlatTable = flatten(&OWN_KING_TABLE);
-static ENEMY_KING_FLAT: FlatTable = flatten(&ENEMY_KING_TABLE);
-
-const fn flatten(table: &PlacementTable) -> FlatTable {
-    let mut t = [[0i16; 256]; CLASSES];
-    let mut c = 0;
-    while c < CLASSES {
-        let mut cell = 0;
-        while cell < 17 * 9 {
-            t[c][cell] = table[c][cell / 9][cell % 9];
-            cell += 1;
-        }
-        c += 1;
-    }
-    t
-}
-
 /// The kinds with a placement class, with that class; the gold-likes are one entry, read from
 /// [`Position::golds`].
 pub(crate) const PLACED: [(PieceKind, usize); 9] = [
@@ -335,6 +327,7 @@ pub(crate) const PLACED: [(PieceKind, usize); 9] = [
 /// the king squares that exist.
 #[inline(always)]
 pub(crate) fn placement_sum(
+    w: &Weights,
     bb: Bitboard,
     class: usize,
     own: Option<&[u8; 81]>,
@@ -343,7 +336,7 @@ pub(crate) fn placement_sum(
     let mut sum = 0;
     match (own, enemy) {
         (Some(o), Some(e)) => {
-            let (ot, et) = (&OWN_KING_FLAT[class], &ENEMY_KING_FLAT[class]);
+            let (ot, et) = (&w.own_king[class], &w.enemy_king[class]);
             for sq in bb {
                 let i = sq.index();
                 sum += ot[o[i] as usize] as i32 + et[e[i] as usize] as i32;
@@ -351,12 +344,12 @@ pub(crate) fn placement_sum(
         }
         (Some(o), None) => {
             for sq in bb {
-                sum += OWN_KING_FLAT[class][o[sq.index()] as usize] as i32;
+                sum += w.own_king[class][o[sq.index()] as usize] as i32;
             }
         }
         (None, Some(e)) => {
             for sq in bb {
-                sum += ENEMY_KING_FLAT[class][e[sq.index()] as usize] as i32;
+                sum += w.enemy_king[class][e[sq.index()] as usize] as i32;
             }
         }
         (None, None) => {}
@@ -367,11 +360,17 @@ pub(crate) fn placement_sum(
 /// The placement of one piece of `owner`, of placement class `class`, on `sq`, with the kings
 /// (Black's, White's) on `kings`: the same cells as [`placement_sum`].
 #[inline(always)]
-pub(crate) fn placement_cell(owner: Color, class: usize, kings: [Square; 2], sq: Square) -> i32 {
+pub(crate) fn placement_cell(
+    w: &Weights,
+    owner: Color,
+    class: usize,
+    kings: [Square; 2],
+    sq: Square,
+) -> i32 {
     let rel = &RELATIVE[owner.index()];
     let own = rel[kings[owner.index()].index()][sq.index()] as usize;
     let enemy = rel[kings[(!owner).index()].index()][sq.index()] as usize;
-    OWN_KING_FLAT[class][own] as i32 + ENEMY_KING_FLAT[class][enemy] as i32
+    w.own_king[class][own] as i32 + w.enemy_king[class][enemy] as i32
 }
 
 /// Material, placement and king safety of `us`, with its material and raw placement from
@@ -380,15 +379,17 @@ fn side_score(
     pos: &Position,
     us: Color,
     maps: &AttackMaps,
+    w: &Weights,
     scales: Scales,
     acc: &Accumulator,
 ) -> i32 {
     let u = us.index();
     let placed = acc.placed[u];
-    let mut score = maps.mobility[u] + acc.material[u];
+    let [bishop_like, rook_like] = maps.mobility[u];
+    let mut score = bishop_like * w.mobility_bishop + rook_like * w.mobility_rook + acc.material[u];
     score += if scales.placement == 100 { placed } else { placed * scales.placement / 100 };
     if let Some(k) = pos.king_square(us) {
-        let penalty = king_danger_penalty(pos, us, k, maps);
+        let penalty = king_danger_penalty(pos, us, k, maps, w);
         score -=
             if scales.king_safety == 100 { penalty } else { penalty * scales.king_safety / 100 };
     }
@@ -439,19 +440,19 @@ pub fn king_zone(color: Color, ksq: Square) -> Bitboard {
 }
 
 /// Danger units around the king of `us` on `ksq` (see the weights).
-pub fn king_danger(pos: &Position, us: Color, ksq: Square, maps: &AttackMaps) -> i32 {
+pub fn king_danger(pos: &Position, us: Color, ksq: Square, maps: &AttackMaps, w: &Weights) -> i32 {
     let them = !us;
     let (u, t) = (us.index(), them.index());
     let near = attacks::king(ksq);
     let zone = king_zone(us, ksq);
     let att1 = zone & maps.once[t];
     let att2 = zone & maps.twice[t];
-    let mut danger = (att1.count() + att2.count()) as i32 * KS_ATTACK;
+    let mut danger = (att1.count() + att2.count()) as i32 * w.ks_attack;
     let weak = att1.and_not(maps.once[u]).count() + att2.and_not(maps.twice[u]).count();
-    danger += weak as i32 * KS_WEAK;
-    danger += (near & maps.once[t]).and_not(maps.once[u]).count() as i32 * KS_UNDEFENDED_ADJACENT;
+    danger += weak as i32 * w.ks_weak;
+    danger += (near & maps.once[t]).and_not(maps.once[u]).count() as i32 * w.ks_undefended_adjacent;
     let escapes = near.and_not(pos.pieces_of(us)).and_not(maps.once[t]).count() as usize;
-    danger += KS_ESCAPES[escapes.min(8)];
+    danger += w.ks_escapes[escapes.min(8)];
     let hand = pos.hand(them);
     if !hand.is_empty() {
         for kind in PieceKind::HAND {
@@ -459,23 +460,29 @@ pub fn king_danger(pos: &Position, us: Color, ksq: Square, maps: &AttackMaps) ->
             if kind == PieceKind::Pawn {
                 n = n.min(KS_HAND_PAWN_CAP);
             }
-            danger += n as i32 * KS_HAND[kind.index()];
+            danger += n as i32 * w.ks_hand[kind.index()];
         }
     }
     let enemy_rooks = pos.pieces(them, PieceKind::Rook) | pos.pieces(them, PieceKind::Dragon);
     if (pos.pieces(us, PieceKind::Pawn) & Bitboard::file(ksq.file())).is_empty()
         && (hand.has(PieceKind::Rook) || enemy_rooks.is_nonempty())
     {
-        danger += KS_OPEN_FILE;
+        danger += w.ks_open_file;
     }
     let defenders = near & (pos.golds(us) | pos.pieces(us, PieceKind::Silver));
-    danger -= defenders.count() as i32 * KS_DEFENDER;
+    danger -= defenders.count() as i32 * w.ks_defender;
     danger
 }
 
 /// The king-safety penalty of `us`: quadratic in the danger.
-pub fn king_danger_penalty(pos: &Position, us: Color, ksq: Square, maps: &AttackMaps) -> i32 {
-    let d = king_danger(pos, us, ksq, maps) - KS_THRESHOLD;
+pub fn king_danger_penalty(
+    pos: &Position,
+    us: Color,
+    ksq: Square,
+    maps: &AttackMaps,
+    w: &Weights,
+) -> i32 {
+    let d = king_danger(pos, us, ksq, maps, w) - KS_THRESHOLD;
     if d <= 0 {
         0
     } else {
@@ -502,14 +509,14 @@ mod tests {
                 - side_score(pos, Color::White, &maps, scales);
             let us = pos.side_to_move();
             let v = if us == Color::Black { black } else { -black };
-            let fork = fork_penalty(pos, us, &maps) * scales.threats / 100;
+            let fork = fork_penalty(pos, us, &maps, &HAND_SET) * scales.threats / 100;
             v + TEMPO - fork
         }
 
         pub fn attack_maps(pos: &Position) -> AttackMaps {
             let mut once = [Bitboard::EMPTY; 2];
             let mut twice = [Bitboard::EMPTY; 2];
-            let mut mobility = [0i32; 2];
+            let mut mobility = [[0i32; 2]; 2];
             let occ = pos.occupied();
             for color in Color::ALL {
                 let c = color.index();
@@ -519,7 +526,7 @@ mod tests {
                 };
                 let mut a1 = pawn_attacks(color, pos.pieces(color, PieceKind::Pawn));
                 let mut a2 = Bitboard::EMPTY;
-                let mut mob = 0;
+                let mut mob = [0i32; 2];
                 let others = pos.pieces_of(color).and_not(pos.pieces(color, PieceKind::Pawn));
                 for sq in others {
                     let kind = pos.piece_at(sq).kind();
@@ -529,10 +536,10 @@ mod tests {
                     let att = attacks::attacks(color, kind, sq, occ_x);
                     match kind {
                         PieceKind::Bishop | PieceKind::Horse => {
-                            mob += att.count() as i32 * MOBILITY_BISHOP;
+                            mob[0] += att.count() as i32;
                         }
                         PieceKind::Rook | PieceKind::Dragon => {
-                            mob += att.count() as i32 * MOBILITY_ROOK;
+                            mob[1] += att.count() as i32;
                         }
                         _ => {}
                     }
@@ -558,7 +565,8 @@ mod tests {
         }
 
         fn side_score(pos: &Position, us: Color, maps: &AttackMaps, scales: Scales) -> i32 {
-            let mut score = maps.mobility[us.index()];
+            let [bishop_like, rook_like] = maps.mobility[us.index()];
+            let mut score = bishop_like * MOBILITY_BISHOP + rook_like * MOBILITY_ROOK;
             let mut placed = 0;
             let hand = pos.hand(us);
             if !hand.is_empty() {
@@ -584,7 +592,7 @@ mod tests {
             }
             score += if scales.placement == 100 { placed } else { placed * scales.placement / 100 };
             if let Some(k) = own_king {
-                let penalty = king_danger_penalty(pos, us, k, maps);
+                let penalty = king_danger_penalty(pos, us, k, maps, &HAND_SET);
                 score -= if scales.king_safety == 100 {
                     penalty
                 } else {
@@ -662,7 +670,7 @@ mod tests {
         let safe = pos("lnsg1gsnl/1r2k2b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
         let ks = |p: &Position| {
             let k = p.king_square(Color::White).expect("king");
-            king_danger(p, Color::White, k, &AttackMaps::new(p))
+            king_danger(p, Color::White, k, &AttackMaps::new(p), &HAND_SET)
         };
         let attacked = pos("4k4/4G4/4P4/9/9/9/9/9/4K4 w GSr 1");
         assert!(ks(&attacked) > ks(&safe) + 50, "{} vs {}", ks(&attacked), ks(&safe));

@@ -206,3 +206,86 @@ pub const KS_THRESHOLD: i32 = 0;
 /// Penalty = danger² / KS_DIVISOR, at most KS_MAX.
 pub const KS_DIVISOR: i32 = 180;
 pub const KS_MAX: i32 = 2500;
+
+// ----- the weights as data -------------------------------------------------------------------
+
+/// A placement table with the cell flattened: `[class][(dr + 8) * 9 + df]`, indexed directly by
+/// the evaluation's relative-cell table. Rows are padded to 256 cells so that a `u8` index
+/// needs no bounds check; the cells past [`PLACEMENT_CELLS`] stay 0.
+pub type FlatTable = [[i16; 256]; CLASSES];
+
+/// The cells of a placement table row that exist (17 relative ranks × 9 file distances).
+pub const PLACEMENT_CELLS: usize = 17 * 9;
+
+const fn flatten(table: &PlacementTable) -> FlatTable {
+    let mut t = [[0i16; 256]; CLASSES];
+    let mut c = 0;
+    while c < CLASSES {
+        let mut cell = 0;
+        while cell < PLACEMENT_CELLS {
+            t[c][cell] = table[c][cell / 9][cell % 9];
+            cell += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Every number the evaluation adds up, as one value that a file (`EvalFile`, `tsumugi learn
+/// fit`) can replace: the hand-set numbers above are [`Weights::hand_set`]. The shapes that are
+/// not weights (the king zone, the pawn cap of the hand danger, the danger threshold, divisor
+/// and cap) stay constants. Move ordering and exchange evaluation keep the hand-set piece values:
+/// they rank moves, and a learnt evaluation should not change which captures are searched first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Value on the board by `PieceKind::index()` (0 and the king unused).
+    pub board: [i32; PieceKind::NUM],
+    /// Value in hand by the unpromoted kind's index (0 unused; the king's slot is SEE's).
+    pub hand: [i32; 9],
+    pub tempo: i32,
+    /// By the king's relative rank (0: the far rank).
+    pub king_rank: [i32; 9],
+    /// Placement relative to the own king and to the enemy king.
+    pub own_king: FlatTable,
+    pub enemy_king: FlatTable,
+    /// Centipawns per square attacked by a bishop/horse and by a rook/dragon.
+    pub mobility_bishop: i32,
+    pub mobility_rook: i32,
+    /// Percent of the second-largest loss of two pieces en prise (see `eval::fork_penalty`).
+    pub fork_share_pct: i32,
+    /// The danger units of the king-safety terms (see the `KS_` constants).
+    pub ks_attack: i32,
+    pub ks_weak: i32,
+    pub ks_undefended_adjacent: i32,
+    pub ks_escapes: [i32; 9],
+    pub ks_hand: [i32; 8],
+    pub ks_open_file: i32,
+    pub ks_defender: i32,
+}
+
+impl Weights {
+    /// The hand-set weights of this file.
+    pub fn hand_set() -> Weights {
+        Weights {
+            board: BOARD_VALUE,
+            hand: HAND_VALUE,
+            tempo: TEMPO,
+            king_rank: KING_RANK,
+            own_king: flatten(&OWN_KING_TABLE),
+            enemy_king: flatten(&ENEMY_KING_TABLE),
+            mobility_bishop: MOBILITY_BISHOP,
+            mobility_rook: MOBILITY_ROOK,
+            fork_share_pct: FORK_SHARE_PCT,
+            ks_attack: KS_ATTACK,
+            ks_weak: KS_WEAK,
+            ks_undefended_adjacent: KS_UNDEFENDED_ADJACENT,
+            ks_escapes: KS_ESCAPES,
+            ks_hand: KS_HAND,
+            ks_open_file: KS_OPEN_FILE,
+            ks_defender: KS_DEFENDER,
+        }
+    }
+}
+
+/// The hand-set weights, built once: what the evaluation uses unless given others.
+pub static HAND_SET: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(Weights::hand_set);

@@ -1,6 +1,7 @@
 //! The command line of `tsumugi match` and its translation into a [`MatchConfig`].
 
 use crate::book::{Book, BookPolicy};
+use crate::eval::weights::Weights;
 use crate::matches::external_engine::ExternalSpec;
 use crate::matches::game::GameClock;
 use crate::matches::internal_player::InternalSpec;
@@ -54,6 +55,12 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5",
           value_parser = clap::value_parser!(u8).range(1..=8))]
     pub b_ponder: Option<u8>,
+    /// Player A evaluates with this weights file (`tsumugi learn fit`; default: hand-set).
+    #[arg(long, value_name = "FILE")]
+    pub a_weights: Option<PathBuf>,
+    /// Player B (in-process) evaluates with this weights file.
+    #[arg(long, value_name = "FILE")]
+    pub b_weights: Option<PathBuf>,
     /// Player A plays from this opening book (YaneuraOu text format) while it has the position.
     #[arg(long, value_name = "BOOK")]
     pub a_book: Option<PathBuf>,
@@ -198,9 +205,11 @@ impl MatchArgs {
                         set: &[String],
                         threads: u16,
                         ponder: Option<u8>,
-                        book_file: Option<&PathBuf>|
+                        book_file: Option<&PathBuf>,
+                        weights_file: Option<&PathBuf>|
          -> Result<PlayerSpec, String> {
             let book = book_file.map(|path| read_book(path)).transpose()?;
+            let weights = weights_file.map(|path| Weights::load(path)).transpose()?.map(Arc::new);
             let params = params_from(file.map(PathBuf::as_path), set)?;
             let threads = usize::from(threads);
             let ponder = ponder.map(|n| PonderSettings {
@@ -208,12 +217,13 @@ impl MatchArgs {
                 margin_cp: self.ponder_margin_cp,
             });
             let mut name = internal_name(&params, threads, ponder.as_ref());
-            if let Some(path) = book_file {
+            for (what, file) in [("book", book_file), ("weights", weights_file)] {
+                let Some(path) = file else { continue };
                 let stem =
                     path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
                 name = match name.strip_suffix(']') {
-                    Some(open) => format!("{open},book={stem}]"),
-                    None => format!("{name}[book={stem}]"),
+                    Some(open) => format!("{open},{what}={stem}]"),
+                    None => format!("{name}[{what}={stem}]"),
                 };
             }
             Ok(PlayerSpec::Internal(InternalSpec {
@@ -225,6 +235,7 @@ impl MatchArgs {
                 ponder,
                 book,
                 book_policy: BookPolicy { max_ply: self.book_max_ply, ..BookPolicy::default() },
+                weights,
             }))
         };
         let a = internal(
@@ -233,14 +244,19 @@ impl MatchArgs {
             self.a_threads,
             self.a_ponder,
             self.a_book.as_ref(),
+            self.a_weights.as_ref(),
         )
         .map_err(|e| format!("player A: {e}"))?;
         let b = match &self.external {
             Some(path) => {
-                if !self.b.is_empty() || self.b_params.is_some() || self.b_book.is_some() {
-                    return Err(
-                        "--b/--b-params/--b-book and --external exclude each other".to_string()
-                    );
+                if !self.b.is_empty()
+                    || self.b_params.is_some()
+                    || self.b_book.is_some()
+                    || self.b_weights.is_some()
+                {
+                    return Err("--b/--b-params/--b-book/--b-weights and --external exclude each \
+                                other"
+                        .to_string());
                 }
                 let options = self.external_option.iter().map(|o| split_pair(o)).collect::<Result<
                     Vec<_>,
@@ -260,6 +276,7 @@ impl MatchArgs {
                 self.b_threads,
                 self.b_ponder,
                 self.b_book.as_ref(),
+                self.b_weights.as_ref(),
             )
             .map_err(|e| format!("player B: {e}"))?,
         };

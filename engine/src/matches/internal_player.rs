@@ -11,6 +11,7 @@
 //! once, as `tsumugi` answers a `go` with `BookFile` set.
 
 use crate::book::{Book, BookPolicy};
+use crate::eval::weights::Weights;
 use crate::matches::player::{with_move, GameOver, MoveRequest, Player, PlayerError, Reply};
 use crate::params::Params;
 use crate::search::control::SearchControl;
@@ -42,6 +43,8 @@ pub struct InternalSpec {
     /// Play from this opening book first (shared by the players of a match, read once).
     pub book: Option<Arc<Book>>,
     pub book_policy: BookPolicy,
+    /// The evaluation's weights (`None`: hand-set).
+    pub weights: Option<Arc<Weights>>,
 }
 
 /// What a search thread gives back: the engine (`None` after a panic, which also leaves the
@@ -154,6 +157,9 @@ fn name_seed(name: &str) -> u64 {
 
 fn new_engine(spec: &InternalSpec) -> Box<Engine> {
     let mut engine = Box::new(Engine::new((*spec.params).clone(), spec.hash_mb));
+    if let Some(weights) = &spec.weights {
+        engine.set_weights(Arc::clone(weights));
+    }
     engine.set_threads(spec.threads);
     if let Some(settings) = spec.ponder {
         engine.set_ponder_settings(settings);
@@ -246,6 +252,7 @@ mod tests {
             ponder,
             book: None,
             book_policy: BookPolicy::default(),
+            weights: None,
         }
     }
 

@@ -15,6 +15,7 @@
 //! perpetual check loses for the checker.
 
 use crate::eval::accumulator::Accumulator;
+use crate::eval::weights::Weights;
 use crate::eval::{evaluate_with, material, EvalCache, Scales};
 use crate::params::Params;
 use crate::search::control::SearchControl;
@@ -127,6 +128,7 @@ fn root_keys(pos: &Position) -> Vec<u64> {
 #[derive(Clone, Copy)]
 pub struct SearchContext<'a> {
     pub params: &'a Params,
+    pub weights: &'a Weights,
     pub tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
     pub shared: &'a SharedSearch,
@@ -142,6 +144,7 @@ pub struct SearchContext<'a> {
 pub struct Searcher<'a> {
     pub pos: Position,
     pub params: &'a Params,
+    weights: &'a Weights,
     pub tt: &'a TranspositionTable,
     pub history: &'a mut History,
     pub correction: &'a mut CorrectionHistory,
@@ -201,6 +204,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             pos: pos.clone(),
             params,
+            weights: ctx.weights,
             tt: ctx.tt,
             history: &mut memory.history,
             correction: &mut memory.correction,
@@ -236,7 +240,7 @@ impl<'a> Searcher<'a> {
             keys: root_keys(pos),
             accumulators: {
                 let mut v = Vec::with_capacity(MAX_PLY + 4);
-                v.push(Accumulator::of(pos));
+                v.push(Accumulator::of(pos, ctx.weights));
                 v
             },
         }
@@ -248,7 +252,7 @@ impl<'a> Searcher<'a> {
         self.tt.prefetch(self.pos.key_after(m));
         self.pos.make_move(m);
         self.keys.push(self.pos.key());
-        let acc = self.accumulator().after_move(&self.pos, m);
+        let acc = self.accumulator().after_move(&self.pos, m, self.weights);
         self.accumulators.push(acc);
     }
 
@@ -1114,8 +1118,8 @@ impl<'a> Searcher<'a> {
             return v;
         }
         let scales = Scales::of(self.params);
-        let v = evaluate_with(&self.pos, self.accumulator(), scales);
-        debug_assert_eq!(v, crate::eval::evaluate_scaled(&self.pos, scales));
+        let v = evaluate_with(&self.pos, self.accumulator(), self.weights, scales);
+        debug_assert_eq!(v, crate::eval::evaluate_weighted(&self.pos, self.weights, scales));
         self.eval_cache.store(key, v);
         v
     }

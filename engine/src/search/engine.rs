@@ -4,6 +4,7 @@
 //! df-pn oracle on a thread beside them (see [`crate::search::alpha_beta`] and
 //! [`crate::search::oracle`]).
 
+use crate::eval::weights::Weights;
 use crate::params::Params;
 use crate::search::alpha_beta::{to_score, RootMove, SearchContext, Searcher, VALUE_INF};
 use crate::search::control::SearchControl;
@@ -14,11 +15,14 @@ use crate::search::threads::{SharedSearch, ThreadMemory, MAX_THREADS};
 use crate::search::tt::TranspositionTable;
 use shogi::{movegen, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A playing engine: parameters, transposition table and search state, reused across moves.
 pub struct Engine {
     params: Params,
+    /// The evaluation's weights (hand-set unless `EvalFile`/`--weights` gave others).
+    weights: Arc<Weights>,
     hash_mb: usize,
     tt: TranspositionTable,
     /// One per search thread; the first is the main thread's.
@@ -55,6 +59,7 @@ impl Engine {
     pub fn new(params: Params, hash_mb: usize) -> Engine {
         Engine {
             params,
+            weights: Arc::new(Weights::hand_set()),
             hash_mb,
             tt: TranspositionTable::new(hash_mb),
             memories: vec![ThreadMemory::new()],
@@ -89,6 +94,20 @@ impl Engine {
 
     pub fn params(&self) -> &Params {
         &self.params
+    }
+
+    /// Evaluates with `weights` from now on; the evaluation caches are emptied (they hold the
+    /// old weights' values).
+    pub fn set_weights(&mut self, weights: Arc<Weights>) {
+        if *weights != *self.weights {
+            self.weights = weights;
+            self.memories.iter_mut().for_each(|m| m.eval_cache.clear());
+            self.ponder_cache.clear();
+        }
+    }
+
+    pub fn weights(&self) -> &Arc<Weights> {
+        &self.weights
     }
 
     pub fn params_mut(&mut self) -> &mut Params {
@@ -130,7 +149,8 @@ impl Engine {
         if self.params.eval_material_only != 0 {
             crate::eval::material(pos)
         } else {
-            crate::eval::evaluate_scaled(pos, crate::eval::Scales::of(&self.params))
+            let scales = crate::eval::Scales::of(&self.params);
+            crate::eval::evaluate_weighted(pos, &self.weights, scales)
         }
     }
 
@@ -190,6 +210,7 @@ impl Engine {
         }
         let mut group = SearchGroup {
             params: &self.params,
+            weights: &self.weights,
             tt: &self.tt,
             memories: &mut self.memories,
             root_oracle: Some(&mut self.root_oracle),
@@ -212,6 +233,7 @@ impl Engine {
             rest = tail;
             groups.push(SearchGroup {
                 params: &self.params,
+                weights: &self.weights,
                 tt: &self.tt,
                 memories,
                 root_oracle: None,
@@ -226,6 +248,7 @@ impl Engine {
 /// multi-candidate ponder gives each group a reply of its own ([`Engine::groups`]).
 pub(crate) struct SearchGroup<'a> {
     params: &'a Params,
+    weights: &'a Weights,
     tt: &'a TranspositionTable,
     /// One per thread of the group; the first is the thread that reports.
     memories: &'a mut [ThreadMemory],
@@ -269,6 +292,7 @@ impl SearchGroup<'_> {
         let shared = SharedSearch::new(1 + helper_memories.len());
         let ctx = SearchContext {
             params,
+            weights: self.weights,
             tt: self.tt,
             control,
             shared: &shared,

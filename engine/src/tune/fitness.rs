@@ -47,6 +47,7 @@ impl GamePlan {
             ponder: None,
             book: None,
             book_policy: Default::default(),
+            weights: None,
         })
     }
 

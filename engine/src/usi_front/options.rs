@@ -13,6 +13,7 @@
 //! the GUI uses; [`UsiOptions::effective_params`] computes the result.
 
 use crate::book::BookPolicy;
+use crate::eval::weights::Weights;
 use crate::params::Params;
 use crate::search::ponder::{PonderSettings, MAX_CANDIDATES};
 use crate::search::threads::MAX_THREADS;
@@ -20,6 +21,7 @@ use crate::time_manager::TimeSettings;
 use crate::usi_front::worker::EngineConfig;
 use ::usi::{parse_setoption, Check, Combo, Spin, Text};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub const HASH_DEFAULT_MB: usize = 256;
 pub const HASH_MIN_MB: usize = 1;
@@ -107,6 +109,8 @@ pub struct UsiOptions {
     pub soppo: SoppoChoice,
     /// `false` switches the df-pn oracle off.
     pub oracle: bool,
+    /// The evaluation's weights (`EvalFile`; `None`: the hand-set ones), read when set.
+    pub eval_file: Option<(PathBuf, Arc<Weights>)>,
     /// The opening book (`BookFile`; `None`: no book).
     pub book_file: Option<PathBuf>,
     /// `BookMaxPly`, `BookEvalDiff`, `BookMinCount`, `BookRandom`.
@@ -127,6 +131,7 @@ impl Default for UsiOptions {
             params: Params::default(),
             soppo: SoppoChoice::default(),
             oracle: true,
+            eval_file: None,
             book_file: None,
             book_policy: BookPolicy::default(),
         }
@@ -143,6 +148,7 @@ const NETWORK_DELAY: Spin = Spin::new("NetworkDelay", 0, TIME_OPTION_MAX_MS);
 const MINIMUM_THINKING: Spin = Spin::new("MinimumThinkingTime", 0, TIME_OPTION_MAX_MS);
 const PARAMS_FILE: Text = Text::filename("ParamsFile");
 const BOOK_FILE: Text = Text::filename("BookFile");
+const EVAL_FILE: Text = Text::filename("EvalFile");
 const BOOK_MAX_PLY: Spin = Spin::new("BookMaxPly", 0, BOOK_MAX_PLY_MAX);
 const BOOK_EVAL_DIFF: Spin = Spin::new("BookEvalDiff", 0, BOOK_EVAL_DIFF_MAX);
 const BOOK_MIN_COUNT: Spin = Spin::new("BookMinCount", 0, BOOK_MIN_COUNT_MAX);
@@ -164,6 +170,7 @@ impl UsiOptions {
             NETWORK_DELAY.line(d.network_delay_ms),
             MINIMUM_THINKING.line(d.minimum_thinking_ms),
             PARAMS_FILE.line(),
+            EVAL_FILE.line(),
             BOOK_FILE.line(),
             BOOK_MAX_PLY.line(d.book_policy.max_ply.into()),
             BOOK_EVAL_DIFF.line(d.book_policy.eval_diff.unsigned_abs().into()),
@@ -206,6 +213,17 @@ impl UsiOptions {
                         // Checked now, so that a bad file is reported to the one who set it.
                         load_over(&mut self.params.clone(), &path)?;
                         Some(path)
+                    }
+                };
+            }
+            n if EVAL_FILE.is(n) => {
+                self.eval_file = match EVAL_FILE.read(value) {
+                    None => None,
+                    // Read now, so that a bad file is reported to the one who set it.
+                    Some(file) => {
+                        let weights = Weights::load(Path::new(&file))
+                            .map_err(|e| format!("EvalFile: {e}"))?;
+                        Some((PathBuf::from(file), Arc::new(weights)))
                     }
                 };
             }
@@ -257,6 +275,10 @@ impl UsiOptions {
     pub fn engine_config(&self, params: Params) -> EngineConfig {
         EngineConfig {
             params: Box::new(params),
+            weights: match &self.eval_file {
+                Some((_, weights)) => Arc::clone(weights),
+                None => Arc::new(Weights::hand_set()),
+            },
             hash_mb: self.hash_mb,
             threads: self.threads,
             ponder: self.ponder_settings,

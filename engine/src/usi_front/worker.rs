@@ -6,6 +6,7 @@
 //! Both are created lazily at the first `isready`/`go` (or `go mate`), so a `USI_Hash` sent
 //! after `usi` does not first allocate the default size.
 
+use crate::eval::weights::Weights;
 use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::engine::Engine;
@@ -29,6 +30,8 @@ pub const SEARCH_STACK_BYTES: usize = ALPHA_BETA_STACK_BYTES + solver::stack::SE
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
     pub params: Box<Params>,
+    /// The evaluation's weights (`EvalFile`; hand-set by default).
+    pub weights: Arc<Weights>,
     pub hash_mb: usize,
     /// Search threads, for the engine's Lazy SMP and for `go mate`'s df-pn.
     pub threads: usize,
@@ -54,6 +57,7 @@ pub enum EngineOutcome {
 
 pub struct EngineBackend {
     params: Params,
+    weights: Arc<Weights>,
     hash_mb: usize,
     threads: usize,
     ponder: PonderSettings,
@@ -69,6 +73,7 @@ impl EngineBackend {
         EngineBackend {
             mate: MateBackend::new(mate_config(&config)),
             params: *config.params,
+            weights: config.weights,
             hash_mb: config.hash_mb,
             threads: config.threads,
             ponder: config.ponder,
@@ -91,6 +96,7 @@ impl EngineBackend {
         if new_table {
             self.notes.extend(engine.table_note());
         }
+        engine.set_weights(Arc::clone(&self.weights));
         engine.set_threads(self.threads);
         engine.set_ponder_settings(self.ponder);
         engine
@@ -114,6 +120,7 @@ impl SearchBackend for EngineBackend {
     fn configure(&mut self, config: EngineConfig) {
         self.mate.configure(mate_config(&config));
         self.params = *config.params;
+        self.weights = config.weights;
         self.hash_mb = config.hash_mb;
         self.threads = config.threads;
         self.ponder = config.ponder;
