@@ -12,6 +12,7 @@
 
 pub mod book;
 pub mod eval;
+pub mod learn;
 pub mod matches;
 pub mod params;
 pub mod search;

@@ -6,6 +6,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use engine::book::commands::{self as book_commands, BookArgs};
+use engine::learn::command::{self as learn_command, LearnArgs};
 use engine::matches::args::{self as match_args, params_from, MatchArgs};
 use engine::search::ponder::PonderSettings;
 use engine::tools::bench::{run_bench, run_positions, DEFAULT_BENCH_DEPTH};
@@ -46,6 +47,10 @@ enum Command {
     /// the best refit the distributions. Resumable; writes a CSV log, a convergence plot and
     /// a parameters file.
     Tune(Box<TuneArgs>),
+    /// Learn the evaluation's weights from games: `gen` labelled positions from self-play at
+    /// fixed nodes (resumable), `fit` the weights to them (Texel's method), writing a weights
+    /// file for `EvalFile` and a loss curve.
+    Learn(LearnArgs),
 }
 
 #[derive(Args)]
@@ -175,5 +180,6 @@ fn main() -> ExitCode {
         Some(Command::Predict(args)) => predict(&args),
         Some(Command::Book(args)) => ExitCode::from(book_commands::run(&args)),
         Some(Command::Tune(args)) => ExitCode::from(tune_command::run(&args)),
+        Some(Command::Learn(args)) => ExitCode::from(learn_command::run(&args)),
     }
 }

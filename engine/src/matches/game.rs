@@ -182,7 +182,7 @@ fn lost(side: Color, reason: Reason, detail: String) -> GameResult {
 }
 
 /// The verdict on the position before `side_to_move` moves, if the game is over.
-fn adjudicate(pos: &Position, plies: u32, max_plies: u32) -> Option<GameResult> {
+pub(crate) fn adjudicate(pos: &Position, plies: u32, max_plies: u32) -> Option<GameResult> {
     match pos.repetition() {
         Repetition::Draw => {
             return Some(GameResult {

@@ -96,13 +96,13 @@ impl Engine {
         &self.params
     }
 
-    /// Evaluates with `weights` from now on; the evaluation caches are emptied (they hold the
-    /// old weights' values).
+    /// Evaluates with `weights` from now on; when they differ, everything learnt is forgotten
+    /// ([`Engine::clear`]): the table's scores and the evaluation caches hold the old weights'
+    /// values.
     pub fn set_weights(&mut self, weights: Arc<Weights>) {
         if *weights != *self.weights {
             self.weights = weights;
-            self.memories.iter_mut().for_each(|m| m.eval_cache.clear());
-            self.ponder_cache.clear();
+            self.clear();
         }
     }
 
@@ -455,5 +455,42 @@ mod table_note_tests {
         assert!(short.contains("64 MiB of the 256"), "{short}");
         let small = table_note(256, 256, false).unwrap_or_default();
         assert!(small.contains("4 KB pages"), "{small}");
+    }
+}
+
+#[cfg(test)]
+mod weights_tests {
+    use super::*;
+
+    /// The search evaluates with the engine's weights: a knight worth nothing on the board
+    /// changes the score of a position where Black has one more knight, once the weights are
+    /// set, and the hand-set weights give the old score back (no stale evaluation cache).
+    #[test]
+    fn the_search_uses_the_weights_it_is_given() {
+        let pos =
+            Position::from_sfen("4k4/9/9/9/9/9/9/4N4/4K4 b - 1").unwrap_or_else(|e| panic!("{e}"));
+        let params = Params { oracle_root_ms: 0, ..Params::default() };
+        let mut engine = Engine::new(params, 1);
+        let limits = SearchLimits { depth: Some(3), nodes: None, multipv: 1 };
+        let score = |engine: &mut Engine| {
+            let control = SearchControl::new(None, None, false);
+            match engine.search(&pos, &limits, &control, &mut |_| {}).score {
+                Score::Cp(cp) => cp,
+                Score::Mate(_) => panic!("no mate here"),
+            }
+        };
+        let hand_set = score(&mut engine);
+        assert_eq!(engine.static_eval(&pos), crate::eval::evaluate(&pos));
+        let mut cheap = Weights::hand_set();
+        cheap.board[shogi::PieceKind::Knight.index()] = 0;
+        engine.set_weights(Arc::new(cheap.clone()));
+        assert_eq!(
+            engine.static_eval(&pos),
+            crate::eval::evaluate_weighted(&pos, &cheap, crate::eval::Scales::default())
+        );
+        let with_cheap = score(&mut engine);
+        assert!(with_cheap < hand_set - 200, "{with_cheap} vs {hand_set}");
+        engine.set_weights(Arc::new(Weights::hand_set()));
+        assert_eq!(score(&mut engine), hand_set);
     }
 }

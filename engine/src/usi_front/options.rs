@@ -406,4 +406,33 @@ mod tests {
         assert_eq!(p.get("soppo_distance"), Some(9));
         assert_eq!(p.get("soppo_mode"), Some(0));
     }
+
+    /// `EvalFile` reads the weights when set (a bad file is refused, naming its line, and
+    /// changes nothing), and the search thread gets them; `<empty>` goes back to the hand-set.
+    #[test]
+    fn eval_file_loads_weights_and_refuses_bad_ones() {
+        let dir = std::env::temp_dir().join(format!("tsumugi-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let mut w = Weights::hand_set();
+        w.tempo = 77;
+        let good = dir.join("good.weights");
+        std::fs::write(&good, w.to_file_text(&[])).unwrap_or_else(|e| panic!("{e}"));
+        let bad = dir.join("bad.weights");
+        let text = w.to_file_text(&[]).replace("tempo 77", "tempo 77 78");
+        std::fs::write(&bad, text).unwrap_or_else(|e| panic!("{e}"));
+        let mut o = UsiOptions::default();
+        assert_eq!(o.apply_setoption(&format!("name EvalFile value {}", good.display())), Ok(()));
+        let config = o.engine_config(Params::default());
+        assert_eq!(config.weights.tempo, 77);
+        let e = o.apply_setoption(&format!("name EvalFile value {}", bad.display()));
+        let e = e.err().unwrap_or_default();
+        assert!(
+            e.starts_with("EvalFile: ") && e.contains("bad.weights:") && e.contains("tempo has 2"),
+            "{e}"
+        );
+        assert_eq!(o.engine_config(Params::default()).weights.tempo, 77, "unchanged");
+        assert_eq!(o.apply_setoption("name EvalFile value <empty>"), Ok(()));
+        assert_eq!(*o.engine_config(Params::default()).weights, Weights::hand_set());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -1,0 +1,217 @@
+//! `tsumugi learn gen` and `tsumugi learn fit`: the command line of [`crate::learn`].
+
+use crate::eval::weights::Weights;
+use crate::learn::data;
+use crate::learn::features::Layout;
+use crate::learn::fit::{fit, prepare, FitSettings};
+use crate::learn::gen::{self, GenSettings};
+use crate::matches::args::{default_openings, params_from};
+use crate::matches::openings::{read_openings, Opening};
+use crate::tools::chart::LineChart;
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct LearnArgs {
+    #[command(subcommand)]
+    pub command: LearnCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum LearnCommand {
+    /// Labelled positions from self-play at fixed nodes (quiet positions, the game's result
+    /// and the search's score), appended to OUT; a stopped run resumes where it stopped.
+    Gen(GenArgs),
+    /// Fit the evaluation's weights to labelled positions (logistic regression of the result,
+    /// Texel's method); writes a weights file for `EvalFile`/`--a-weights` and the loss curve.
+    Fit(FitArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// The data file (created, or resumed).
+    pub out: PathBuf,
+    /// Games in the file at the end.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Games drawn at this many plies.
+    #[arg(long, default_value_t = 320)]
+    pub max_plies: u32,
+    /// Games played at the same time (one thread each).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// The opening order's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Opening positions (default: the project's opening file, else the start position).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Hash (MiB) of each game's engine.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Search parameters file of the players.
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// Data files of `learn gen`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The weights file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// The loss curve (SVG; default: OUT with `.svg`).
+    #[arg(long, value_name = "FILE")]
+    pub curve: Option<PathBuf>,
+    /// Start from these weights (default: the hand-set ones).
+    #[arg(long, value_name = "FILE")]
+    pub start: Option<PathBuf>,
+    #[arg(long, default_value_t = FitSettings::default().epochs)]
+    pub epochs: usize,
+    /// Epochs without a better held-out loss before stopping.
+    #[arg(long, default_value_t = FitSettings::default().patience)]
+    pub patience: usize,
+    #[arg(long, default_value_t = FitSettings::default().batch)]
+    pub batch: usize,
+    /// Adam's step (centipawns).
+    #[arg(long, default_value_t = FitSettings::default().learning_rate)]
+    pub learning_rate: f64,
+    /// Pull towards the starting weights.
+    #[arg(long, default_value_t = FitSettings::default().l2)]
+    pub l2: f64,
+    /// Share of the game result in the target (the rest: the search score's win
+    /// probability).
+    #[arg(long, default_value_t = FitSettings::default().result_weight)]
+    pub result_weight: f64,
+    /// The logistic scale in centipawns (default: fitted to the data first).
+    #[arg(long)]
+    pub scale: Option<f64>,
+    #[arg(long, default_value_t = FitSettings::default().seed)]
+    pub seed: u64,
+}
+
+pub fn run(args: &LearnArgs) -> u8 {
+    let result = match &args.command {
+        LearnCommand::Gen(a) => run_gen(a),
+        LearnCommand::Fit(a) => run_fit(a),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("tsumugi learn: {e}");
+            1
+        }
+    }
+}
+
+fn run_gen(args: &GenArgs) -> Result<(), String> {
+    let openings = match args.openings.clone().or_else(default_openings) {
+        Some(path) => read_openings(&path)?,
+        None => vec![Opening::startpos()],
+    };
+    if openings.is_empty() {
+        return Err("no openings".to_string());
+    }
+    let settings = GenSettings {
+        games: args.games,
+        nodes: args.nodes.max(1),
+        max_plies: args.max_plies,
+        concurrency: args.concurrency.max(1),
+        seed: args.seed,
+        hash_mb: args.hash.max(1),
+        params: params_from(args.params.as_deref(), &[])?,
+        openings,
+    };
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games as u64) };
+    bar.set_style(
+        ProgressStyle::with_template("games [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})")
+            .map_err(|e| e.to_string())?
+            .progress_chars("=> "),
+    );
+    let started = Instant::now();
+    let played = gen::run(&args.out, &settings, &mut |done, _| bar.set_position(done as u64))?;
+    bar.finish_and_clear();
+    let samples = data::read(&args.out)?.len();
+    eprintln!(
+        "{played} games played in {:.0} s; {} now holds {} games, {samples} positions",
+        started.elapsed().as_secs_f64(),
+        args.out.display(),
+        args.games
+    );
+    Ok(())
+}
+
+fn run_fit(args: &FitArgs) -> Result<(), String> {
+    let start = match &args.start {
+        Some(path) => Weights::load(path)?,
+        None => Weights::hand_set(),
+    };
+    let mut samples = Vec::new();
+    for path in &args.data {
+        samples.extend(data::read(path)?);
+    }
+    let settings = FitSettings {
+        epochs: args.epochs,
+        patience: args.patience,
+        batch: args.batch,
+        learning_rate: args.learning_rate,
+        l2: args.l2,
+        result_weight: args.result_weight,
+        scale: args.scale,
+        seed: args.seed,
+    };
+    let layout = Layout::new();
+    let (prepared, duplicates) = prepare(&samples, &settings, &layout);
+    let held = prepared.iter().filter(|p| p.held_out).count();
+    eprintln!("{} positions ({duplicates} duplicates removed), {held} held out", prepared.len());
+    let fitted = fit(&prepared, &start, &settings, |epoch, e| {
+        eprintln!("epoch {epoch}: loss {:.6}, held out {:.6}", e.train_loss, e.held_out_loss);
+    })?;
+    eprintln!("best epoch {}, logistic scale {:.1} cp", fitted.best_epoch, fitted.scale);
+    let header = vec![
+        "Tsumugi evaluation weights, tsumugi learn fit".to_string(),
+        format!(
+            "data: {}; {} positions, {duplicates} duplicates removed, {held} held out",
+            args.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+            prepared.len()
+        ),
+        format!(
+            "epochs {} (best {}), scale {:.1}, lr {}, l2 {}, result weight {}, seed {}",
+            fitted.epochs.len() - 1,
+            fitted.best_epoch,
+            fitted.scale,
+            settings.learning_rate,
+            settings.l2,
+            settings.result_weight,
+            settings.seed
+        ),
+    ];
+    std::fs::write(&args.out, fitted.weights.to_file_text(&header))
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let curve = args.curve.clone().unwrap_or_else(|| args.out.with_extension("svg"));
+    let points = |f: fn(&crate::learn::fit::Epoch) -> f64| {
+        fitted.epochs.iter().enumerate().map(|(i, e)| (i as f64, f(e))).collect::<Vec<_>>()
+    };
+    let chart = LineChart {
+        title: format!("learn fit: cross-entropy by epoch ({} positions)", prepared.len()),
+        x_label: "epoch".to_string(),
+        y_label: "loss".to_string(),
+        series: vec![
+            ("training".to_string(), points(|e| e.train_loss)),
+            ("held out".to_string(), points(|e| e.held_out_loss)),
+        ],
+    };
+    std::fs::write(&curve, chart.svg_fitted()).map_err(|e| format!("{}: {e}", curve.display()))?;
+    eprintln!("weights written to {}, loss curve to {}", args.out.display(), curve.display());
+    Ok(())
+}
