@@ -439,39 +439,80 @@ pub fn king_zone(color: Color, ksq: Square) -> Bitboard {
     Bitboard(KING_ZONE[color.index()][ksq.index()])
 }
 
-/// Danger units around the king of `us` on `ksq` (see the weights).
-pub fn king_danger(pos: &Position, us: Color, ksq: Square, maps: &AttackMaps, w: &Weights) -> i32 {
-    let them = !us;
-    let (u, t) = (us.index(), them.index());
-    let near = attacks::king(ksq);
-    let zone = king_zone(us, ksq);
-    let att1 = zone & maps.once[t];
-    let att2 = zone & maps.twice[t];
-    let mut danger = (att1.count() + att2.count()) as i32 * w.ks_attack;
-    let weak = att1.and_not(maps.once[u]).count() + att2.and_not(maps.twice[u]).count();
-    danger += weak as i32 * w.ks_weak;
-    danger += (near & maps.once[t]).and_not(maps.once[u]).count() as i32 * w.ks_undefended_adjacent;
-    let escapes = near.and_not(pos.pieces_of(us)).and_not(maps.once[t]).count() as usize;
-    danger += w.ks_escapes[escapes.min(8)];
-    let hand = pos.hand(them);
-    if !hand.is_empty() {
-        for kind in PieceKind::HAND {
-            let mut n = hand.count(kind);
-            if kind == PieceKind::Pawn {
-                n = n.min(KS_HAND_PAWN_CAP);
+/// What the danger around a king is counted from: each term's count, before its weight (the
+/// learner reads the counts; the evaluation weighs them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DangerCounts {
+    /// Enemy attacks on the king's zone (a square attacked twice counts twice).
+    pub attacks: u32,
+    /// Zone squares where the enemy's attacks outnumber ours (once and twice).
+    pub weak: u32,
+    /// Squares beside the king attacked by the enemy and defended only by the king.
+    pub undefended_adjacent: u32,
+    /// The king's file has no pawn of its own and the enemy holds or has a rook.
+    pub open_file: bool,
+    /// Golds, silvers and promoted minors beside the king.
+    pub defenders: u32,
+    /// Safe escape squares (0..=8).
+    pub escapes: usize,
+    /// The enemy's pieces in hand by kind index (pawns capped at `KS_HAND_PAWN_CAP`).
+    pub hand: [u32; 8],
+}
+
+impl DangerCounts {
+    /// The counts around the king of `us` on `ksq`.
+    #[inline(always)]
+    pub fn of(pos: &Position, us: Color, ksq: Square, maps: &AttackMaps) -> DangerCounts {
+        let them = !us;
+        let (u, t) = (us.index(), them.index());
+        let near = attacks::king(ksq);
+        let zone = king_zone(us, ksq);
+        let att1 = zone & maps.once[t];
+        let att2 = zone & maps.twice[t];
+        let mut hand_counts = [0u32; 8];
+        let hand = pos.hand(them);
+        if !hand.is_empty() {
+            for kind in PieceKind::HAND {
+                let n = hand.count(kind);
+                hand_counts[kind.index()] =
+                    if kind == PieceKind::Pawn { n.min(KS_HAND_PAWN_CAP) } else { n };
             }
-            danger += n as i32 * w.ks_hand[kind.index()];
+        }
+        let enemy_rooks = pos.pieces(them, PieceKind::Rook) | pos.pieces(them, PieceKind::Dragon);
+        DangerCounts {
+            attacks: att1.count() + att2.count(),
+            weak: att1.and_not(maps.once[u]).count() + att2.and_not(maps.twice[u]).count(),
+            undefended_adjacent: (near & maps.once[t]).and_not(maps.once[u]).count(),
+            open_file: (pos.pieces(us, PieceKind::Pawn) & Bitboard::file(ksq.file())).is_empty()
+                && (hand.has(PieceKind::Rook) || enemy_rooks.is_nonempty()),
+            defenders: (near & (pos.golds(us) | pos.pieces(us, PieceKind::Silver))).count(),
+            escapes: (near.and_not(pos.pieces_of(us)).and_not(maps.once[t]).count() as usize)
+                .min(8),
+            hand: hand_counts,
         }
     }
-    let enemy_rooks = pos.pieces(them, PieceKind::Rook) | pos.pieces(them, PieceKind::Dragon);
-    if (pos.pieces(us, PieceKind::Pawn) & Bitboard::file(ksq.file())).is_empty()
-        && (hand.has(PieceKind::Rook) || enemy_rooks.is_nonempty())
-    {
-        danger += w.ks_open_file;
+
+    /// The danger units under the weights `w`.
+    #[inline(always)]
+    pub fn danger(&self, w: &Weights) -> i32 {
+        let mut danger = self.attacks as i32 * w.ks_attack
+            + self.weak as i32 * w.ks_weak
+            + self.undefended_adjacent as i32 * w.ks_undefended_adjacent
+            + w.ks_escapes[self.escapes]
+            - self.defenders as i32 * w.ks_defender;
+        if self.open_file {
+            danger += w.ks_open_file;
+        }
+        for kind in PieceKind::HAND {
+            danger += self.hand[kind.index()] as i32 * w.ks_hand[kind.index()];
+        }
+        danger
     }
-    let defenders = near & (pos.golds(us) | pos.pieces(us, PieceKind::Silver));
-    danger -= defenders.count() as i32 * w.ks_defender;
-    danger
+}
+
+/// Danger units around the king of `us` on `ksq` (see the weights).
+pub fn king_danger(pos: &Position, us: Color, ksq: Square, maps: &AttackMaps, w: &Weights) -> i32 {
+    DangerCounts::of(pos, us, ksq, maps).danger(w)
 }
 
 /// The king-safety penalty of `us`: quadratic in the danger.

@@ -9,12 +9,10 @@
 //! (at most 1 per king); the fork term (`eval_threats`, 0 by default) is left out, so its share
 //! is not fitted.
 
-use crate::eval::weights::{
-    class_of, KS_DIVISOR, KS_HAND_PAWN_CAP, KS_MAX, KS_THRESHOLD, PLACEMENT_CELLS,
-};
+use crate::eval::weights::{class_of, KS_DIVISOR, KS_MAX, KS_THRESHOLD, PLACEMENT_CELLS};
 use crate::eval::weights_file::sections;
-use crate::eval::{king_zone, AttackMaps, RELATIVE};
-use shogi::{attacks, Bitboard, Color, PieceKind, Position};
+use crate::eval::{AttackMaps, DangerCounts, RELATIVE};
+use shogi::{Color, PieceKind, Position};
 
 /// The king-safety danger terms of one king, in the order of the vector's `king_safety`,
 /// `ks_escapes` and `ks_hand` sections (which follow each other).
@@ -185,36 +183,19 @@ pub fn penalty_slope(danger: f64) -> f64 {
     }
 }
 
-/// The counts of each danger term around the king of `us` (as `eval::king_danger`).
+/// The counts of each danger term around the king of `us`, in the vector's order.
 fn king_counts(pos: &Position, us: Color, maps: &AttackMaps) -> KingCounts {
-    let ksq = pos.king_square(us)?;
-    let them = !us;
-    let (u, t) = (us.index(), them.index());
-    let near = attacks::king(ksq);
-    let zone = king_zone(us, ksq);
-    let att1 = zone & maps.once[t];
-    let att2 = zone & maps.twice[t];
-    let weak = att1.and_not(maps.once[u]).count() + att2.and_not(maps.twice[u]).count();
-    let undefended = (near & maps.once[t]).and_not(maps.once[u]).count();
-    let escapes = near.and_not(pos.pieces_of(us)).and_not(maps.once[t]).count() as usize;
-    let hand = pos.hand(them);
-    let enemy_rooks = pos.pieces(them, PieceKind::Rook) | pos.pieces(them, PieceKind::Dragon);
-    let open = (pos.pieces(us, PieceKind::Pawn) & Bitboard::file(ksq.file())).is_empty()
-        && (hand.has(PieceKind::Rook) || enemy_rooks.is_nonempty());
-    let defenders = (near & (pos.golds(us) | pos.pieces(us, PieceKind::Silver))).count();
+    let d = DangerCounts::of(pos, us, pos.king_square(us)?, maps);
     let mut c = [0i8; KING_TERMS];
-    c[0] = (att1.count() + att2.count()) as i8;
-    c[1] = weak as i8;
-    c[2] = undefended as i8;
-    c[3] = i8::from(open);
-    c[4] = -(defenders as i8);
-    c[5 + escapes.min(8)] = 1;
-    for kind in PieceKind::HAND {
-        let mut n = hand.count(kind);
-        if kind == PieceKind::Pawn {
-            n = n.min(KS_HAND_PAWN_CAP);
-        }
-        c[14 + kind.index() - 1] = n as i8;
+    c[0] = d.attacks as i8;
+    c[1] = d.weak as i8;
+    c[2] = d.undefended_adjacent as i8;
+    c[3] = i8::from(d.open_file);
+    c[4] = -(d.defenders as i8);
+    c[5 + d.escapes] = 1;
+    // The `ks_hand` section runs pawn to gold by kind index, from 1.
+    for (slot, &n) in c[14..].iter_mut().zip(&d.hand[1..]) {
+        *slot = n as i8;
     }
     Some(c)
 }
