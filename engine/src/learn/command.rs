@@ -171,10 +171,10 @@ fn run_fit(args: &FitArgs) -> Result<(), String> {
         seed: args.seed,
     };
     let layout = Layout::new();
-    let (prepared, duplicates) = prepare(&samples, &settings, &layout);
+    let (mut prepared, duplicates) = prepare(&samples, &layout);
     let held = prepared.iter().filter(|p| p.held_out).count();
     eprintln!("{} positions ({duplicates} duplicates removed), {held} held out", prepared.len());
-    let fitted = fit(&prepared, &start, &settings, |epoch, e| {
+    let fitted = fit(&mut prepared, &start, &settings, |epoch, e| {
         eprintln!("epoch {epoch}: loss {:.6}, held out {:.6}", e.train_loss, e.held_out_loss);
     })?;
     eprintln!("best epoch {}, logistic scale {:.1} cp", fitted.best_epoch, fitted.scale);

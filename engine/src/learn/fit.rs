@@ -41,7 +41,7 @@ impl Default for FitSettings {
             patience: 4,
             batch: 4096,
             learning_rate: 1.0,
-            l2: 1e-4,
+            l2: 1e-6,
             result_weight: 1.0,
             scale: None,
             seed: 1,
@@ -49,9 +49,15 @@ impl Default for FitSettings {
     }
 }
 
-/// A position ready for the fit: its features and its target probability.
+/// A position ready for the fit: its features, its labels and its target probability.
 pub struct Prepared {
     pub features: Features,
+    /// The game's result for the side to move (1, 0.5, 0).
+    pub result: f64,
+    /// The search's score for the side to move, in centipawns.
+    pub score: f64,
+    /// What the evaluation's win probability should be: set by [`fit`] from the result and
+    /// the score once the scale is known.
     pub target: f64,
     /// Whether it is held out for the loss.
     pub held_out: bool,
@@ -85,11 +91,7 @@ fn cross_entropy(p: f64, t: f64) -> f64 {
 
 /// Positions as features, duplicates (same board, hands and side to move) removed, the first
 /// kept; every tenth key is held out. Returns them and the number of duplicates.
-pub fn prepare(
-    samples: &[Sample],
-    settings: &FitSettings,
-    layout: &Layout,
-) -> (Vec<Prepared>, usize) {
+pub fn prepare(samples: &[Sample], layout: &Layout) -> (Vec<Prepared>, usize) {
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(samples.len());
     for s in samples {
@@ -97,20 +99,17 @@ pub fn prepare(
         if !seen.insert(key) {
             continue;
         }
-        let search = sigmoid(f64::from(s.score) / settings.scale.unwrap_or(DEFAULT_SCALE));
-        let w = settings.result_weight.clamp(0.0, 1.0);
         out.push(Prepared {
             features: Features::of(&s.position, layout),
-            target: w * s.result + (1.0 - w) * search,
+            result: s.result,
+            score: f64::from(s.score),
+            target: s.result,
             held_out: key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32 & 0xffff < 0xffff / 10,
         });
     }
     let duplicates = samples.len() - out.len();
     (out, duplicates)
 }
-
-/// The scale used for the search score's target before the scale is fitted.
-pub const DEFAULT_SCALE: f64 = 400.0;
 
 /// The mean loss over the positions `held_out` picks, under `w`.
 fn loss(data: &[Prepared], held_out: bool, w: &[f64], layout: &Layout, scale: f64) -> f64 {
@@ -127,8 +126,8 @@ fn loss(data: &[Prepared], held_out: bool, w: &[f64], layout: &Layout, scale: f6
     }
 }
 
-/// The logistic scale that best fits the training positions under `w` (golden-section search
-/// over 50..3000 centipawns).
+/// The logistic scale that best fits the training positions' targets under `w`
+/// (golden-section search over 50..3000 centipawns).
 pub fn fit_scale(data: &[Prepared], w: &[f64], layout: &Layout) -> f64 {
     let (mut lo, mut hi) = (50.0f64, 3000.0f64);
     let golden = (5f64.sqrt() - 1.0) / 2.0;
@@ -144,9 +143,11 @@ pub fn fit_scale(data: &[Prepared], w: &[f64], layout: &Layout) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Fits the weights to `data` from `start`; `on_epoch` hears each epoch as it ends.
+/// Fits the weights to `data` from `start`; `on_epoch` hears each epoch as it ends. The scale,
+/// when not given, is fitted to the game results under the starting weights (Texel's K); then
+/// each target is the result blended with the search score's win probability on that scale.
 pub fn fit(
-    data: &[Prepared],
+    data: &mut [Prepared],
     start: &Weights,
     settings: &FitSettings,
     mut on_epoch: impl FnMut(usize, &Epoch),
@@ -157,7 +158,13 @@ pub fn fit(
     if train.is_empty() {
         return Err("no positions to fit".to_string());
     }
+    data.iter_mut().for_each(|p| p.target = p.result);
     let scale = settings.scale.unwrap_or_else(|| fit_scale(data, &w0, &layout));
+    let share = settings.result_weight.clamp(0.0, 1.0);
+    for p in data.iter_mut() {
+        p.target = share * p.result + (1.0 - share) * sigmoid(p.score / scale);
+    }
+    let data = &*data;
     let mut w = w0.clone();
     let measure = |w: &[f64]| Epoch {
         train_loss: loss(data, false, w, &layout, scale),
@@ -264,7 +271,9 @@ mod tests {
             let e = f64::from(evaluate_weighted(pos, &truth, scales));
             data.push(Prepared {
                 features: Features::of(pos, &layout),
-                target: sigmoid(e / scale),
+                result: sigmoid(e / scale),
+                score: 0.0,
+                target: 0.0,
                 held_out: data.len() % 10 == 0,
             });
             positions.push(pos.clone());
@@ -278,7 +287,7 @@ mod tests {
             scale: Some(scale),
             ..FitSettings::default()
         };
-        let fit = fit(&data, &start, &settings, |_, _| {}).unwrap_or_else(|e| panic!("{e}"));
+        let fit = fit(&mut data, &start, &settings, |_, _| {}).unwrap_or_else(|e| panic!("{e}"));
         let gap = |w: &Weights| {
             let sum: f64 = positions
                 .iter()
@@ -302,7 +311,7 @@ mod tests {
         }
         assert!(fit.epochs[fit.best_epoch].held_out_loss < fit.epochs[0].held_out_loss);
         let again =
-            super::fit(&data, &start, &settings, |_, _| {}).unwrap_or_else(|e| panic!("{e}"));
+            super::fit(&mut data, &start, &settings, |_, _| {}).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(again.weights, fit.weights, "same seed, same data: the same weights");
     }
 }
