@@ -11,6 +11,7 @@ use crate::tools::chart::LineChart;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -57,6 +58,10 @@ pub struct GenArgs {
     /// Search parameters file of the players.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
+    /// The players' evaluation weights (default: hand-set): a second round plays with the
+    /// weights the first one learnt.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -130,6 +135,10 @@ fn run_gen(args: &GenArgs) -> Result<(), String> {
         seed: args.seed,
         hash_mb: args.hash.max(1),
         params: params_from(args.params.as_deref(), &[])?,
+        weights: Arc::new(match &args.weights {
+            Some(path) => Weights::load(path)?,
+            None => Weights::hand_set(),
+        }),
         openings,
     };
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games as u64) };

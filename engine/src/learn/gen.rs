@@ -9,6 +9,7 @@
 //! of a quiescence search), and the score is not a mate. Games end by the match rules
 //! (mate, repetition, perpetual check, the move limit) or when the search finds a mate.
 
+use crate::eval::weights::Weights;
 use crate::learn::data::{game_line, game_number, sample_line};
 use crate::matches::game::{adjudicate, GameResult, Reason};
 use crate::matches::openings::{shuffled_indices, Opening};
@@ -21,7 +22,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 
 /// What a generation run plays.
 #[derive(Clone)]
@@ -34,6 +35,8 @@ pub struct GenSettings {
     pub seed: u64,
     pub hash_mb: usize,
     pub params: Params,
+    /// The players' evaluation weights.
+    pub weights: Arc<Weights>,
     pub openings: Vec<Opening>,
 }
 
@@ -48,6 +51,7 @@ fn play(number: usize, settings: &GenSettings) -> String {
     // The root oracle is given time, not nodes: off, so that a game depends on nothing else.
     params.oracle_root_ms = 0;
     let mut engine = Engine::new(params, settings.hash_mb);
+    engine.set_weights(Arc::clone(&settings.weights));
     let limits = SearchLimits { depth: None, nodes: Some(settings.nodes), multipv: 1 };
     let mut pos = opening.position.clone();
     let mut kept: Vec<(String, Color, i32)> = Vec::new();
@@ -213,6 +217,7 @@ mod tests {
             seed: 5,
             hash_mb: 1,
             params: Params::default(),
+            weights: Arc::new(Weights::hand_set()),
             openings,
         }
     }
