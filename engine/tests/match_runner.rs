@@ -5,6 +5,7 @@ use engine::matches::game::{GameClock, Reason};
 use engine::matches::internal_player::InternalSpec;
 use engine::matches::openings::Opening;
 use engine::matches::runner::{run_match, MatchConfig, PlayerSpec};
+use engine::search::ponder::PonderSettings;
 use engine::time_manager::TimeSettings;
 use engine::{Params, SearchLimits};
 use shogi::parse_position_command;
@@ -34,6 +35,7 @@ fn internal(params: Params) -> PlayerSpec {
         book: None,
         book_policy: Default::default(),
         weights: None,
+        turns: false,
     })
 }
 
@@ -316,4 +318,57 @@ fn match_with_a_book() {
     assert!(!lines[1].starts_with("position startpos moves 9i9h "), "{games}");
     let _ = std::fs::remove_file(book);
     let _ = std::fs::remove_file(record);
+}
+
+/// `--turns`: multi-candidate ponder (A, five replies) against classic ponder (B) at a node
+/// budget, the players taking turns. The same games twice: no search depends on the clock
+/// or on the other side's thinking; and A's ponder answers moves from its kept searches.
+#[test]
+fn turns_at_a_node_budget_play_the_same_games_twice() {
+    let player = |candidates: usize| {
+        let params = Params { oracle_root_ms: 0, ..Params::default() };
+        match internal(params) {
+            PlayerSpec::Internal(spec) => PlayerSpec::Internal(InternalSpec {
+                ponder: Some(PonderSettings { candidates, margin_cp: 300 }),
+                turns: true,
+                ..spec
+            }),
+            other => other,
+        }
+    };
+    let config = MatchConfig {
+        a: player(5),
+        b: player(1),
+        games: 4,
+        openings: vec![
+            Opening::startpos(),
+            opening("position startpos moves 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b"),
+        ],
+        clock: GameClock {
+            main_ms: None,
+            inc_ms: 0,
+            byoyomi_ms: 0,
+            tolerance_ms: 200,
+            untimed_limit_ms: 60_000,
+        },
+        limits: SearchLimits { depth: None, nodes: Some(2_000), multipv: 1 },
+        max_plies: 40,
+        concurrency: 2,
+        record: None,
+        progress: false,
+    };
+    let moves = |games: &[engine::matches::runner::MatchGame]| -> Vec<Vec<String>> {
+        games.iter().map(|g| g.record.moves.clone()).collect()
+    };
+    let (first_summary, first) = run_match(&config).unwrap_or_else(|e| panic!("{e}"));
+    let (_, second) = run_match(&config).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(moves(&first), moves(&second));
+    assert!(first.iter().all(|g| g.record.moves.len() >= 10), "{:?}", moves(&first));
+    // Both sides pondered on most moves.
+    let pondered = first_summary.a_think.pondered + first_summary.b_think.pondered;
+    assert!(pondered > 20, "{pondered}");
+    // A move whose reply was pondered with the whole budget is answered at once from it.
+    let hits = first_summary.a_think.ponder_hits + first_summary.b_think.ponder_hits;
+    let at_once = first_summary.a_think.from_ponder + first_summary.b_think.from_ponder;
+    assert!(at_once > 0 && at_once <= hits, "{at_once} answered at once, {hits} hits");
 }

@@ -109,6 +109,12 @@ pub struct MatchArgs {
     /// Node limit per search.
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// With `--nodes`: the players take turns on the machine. A pondering player's ponder
+    /// search gets the same node budget and runs right after its own move, before the
+    /// opponent searches, so that no side's thinking overlaps the other's (seed 002 judged
+    /// without one side stealing the other's core).
+    #[arg(long, requires = "nodes")]
+    pub turns: bool,
     /// Depth limit per search.
     #[arg(long)]
     pub depth: Option<u32>,
@@ -236,6 +242,7 @@ impl MatchArgs {
                 book,
                 book_policy: BookPolicy { max_ply: self.book_max_ply, ..BookPolicy::default() },
                 weights,
+                turns: self.turns,
             }))
         };
         let a = internal(

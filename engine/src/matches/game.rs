@@ -123,6 +123,9 @@ pub struct ThinkStats {
     pub pondered: u32,
     /// Of those, the opponent played the reply pondered on.
     pub ponder_hits: u32,
+    /// Moves answered at once from a ponder search (the search of the reply played had the
+    /// move's budget).
+    pub from_ponder: u32,
 }
 
 impl ThinkStats {
@@ -147,6 +150,7 @@ impl ThinkStats {
         self.opening_ms = self.opening_ms.saturating_add(other.opening_ms);
         self.pondered += other.pondered;
         self.ponder_hits += other.ponder_hits;
+        self.from_ponder += other.from_ponder;
     }
 
     pub fn average_ms(&self) -> u64 {
@@ -317,6 +321,7 @@ pub fn play_game(
                             break 'game lost(side, Reason::Illegal, detail);
                         }
                     };
+                    think[index(side)].from_ponder += u32::from(player.answered_from_ponder());
                     pos.make_move(m);
                     let opponent = index(!side);
                     if pondered_on[opponent].take().is_some_and(|p| p == text) {

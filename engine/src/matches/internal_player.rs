@@ -17,6 +17,7 @@ use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::engine::Engine;
 use crate::search::ponder::PonderSettings;
+use crate::search::ponder::ANSWERED_AT_ONCE;
 use crate::search::report::{SearchLimits, SearchOutcome};
 use crate::time_manager::{control_for, TimeSettings};
 use crate::tools::xorshift::XorShift64;
@@ -45,6 +46,9 @@ pub struct InternalSpec {
     pub book_policy: BookPolicy,
     /// The evaluation's weights (`None`: hand-set).
     pub weights: Option<Arc<Weights>>,
+    /// Under a node limit, ponder on the player's own turn (`match --turns`): the ponder
+    /// search runs to its node budget right after the move, before the opponent searches.
+    pub turns: bool,
 }
 
 /// What a search thread gives back: the engine (`None` after a panic, which also leaves the
@@ -75,6 +79,8 @@ pub struct InternalPlayer {
     pondering: Option<Pondering>,
     /// Draws book moves; seeded from the player's name, so that a match can be replayed.
     rng: XorShift64,
+    /// The last move came at once from a ponder search.
+    from_ponder: bool,
 }
 
 impl InternalPlayer {
@@ -86,6 +92,7 @@ impl InternalPlayer {
             expected: None,
             pondering: None,
             rng: XorShift64::new(name_seed(&spec.name)),
+            from_ponder: false,
         }
     }
 
@@ -180,6 +187,7 @@ impl Player for InternalPlayer {
     }
 
     fn play(&mut self, request: &MoveRequest) -> Result<Reply, PlayerError> {
+        self.from_ponder = false;
         if let Some(book) = &self.spec.book {
             let r = self.rng.unit();
             if let Some((m, _)) = self.spec.book_policy.pick(book, request.position, r) {
@@ -193,6 +201,12 @@ impl Player for InternalPlayer {
         let budget = request.clock.time_control(side).budget(&self.spec.settings);
         // The search is stopped at its hard limit (or when the game is lost on time anyway).
         let watchdog = budget.map_or(request.give_up_after, |b| b.hard.min(request.give_up_after));
+        if self.limits.nodes.is_some() {
+            // Under a node budget the ponder search keeps its searches in the engine, and a
+            // fresh search of this position answers from them (at once when the pondered search
+            // had the whole budget); a ponder search still running is cut where it is.
+            self.stop_pondering()?;
+        }
         let search = match self.pondering.take() {
             Some(p) if p.command == request.command => {
                 // `ponderhit`: the clock starts now.
@@ -206,6 +220,7 @@ impl Player for InternalPlayer {
             }
         };
         let outcome = self.finish(search, Some(watchdog))?;
+        self.from_ponder = outcome.note.as_deref().is_some_and(|n| n.starts_with(ANSWERED_AT_ONCE));
         self.expected = outcome.ponder;
         Ok(if outcome.declare_win {
             Reply::Win
@@ -227,8 +242,17 @@ impl Player for InternalPlayer {
         let text = reply.to_string();
         let command = with_move(request.command, &text);
         let search = self.start(pos, SearchControl::new(None, None, true))?;
-        self.pondering = Some(Pondering { command, search });
+        if self.spec.turns && self.limits.nodes.is_some() {
+            // The player's own turn: the ponder search spends its node budget now.
+            self.finish(search, None)?;
+        } else {
+            self.pondering = Some(Pondering { command, search });
+        }
         Ok(Some(text))
+    }
+
+    fn answered_from_ponder(&self) -> bool {
+        self.from_ponder
     }
 
     fn game_over(&mut self, _result: GameOver) {
@@ -253,6 +277,7 @@ mod tests {
             book: None,
             book_policy: BookPolicy::default(),
             weights: None,
+            turns: false,
         }
     }
 

@@ -121,6 +121,10 @@ pub trait Player {
     fn ponder(&mut self, _request: &MoveRequest) -> Result<Option<String>, PlayerError> {
         Ok(None)
     }
+    /// Whether the last move [`Player::play`] gave came at once from a ponder search.
+    fn answered_from_ponder(&self) -> bool {
+        false
+    }
     /// The game ended (a pondering search is stopped).
     fn game_over(&mut self, result: GameOver);
 }

@@ -180,9 +180,11 @@ impl MatchSummary {
         ));
         let p = |s: ThinkStats| {
             format!(
-                "pondered {} times, expected reply played {}",
+                "pondered {} times, expected reply played {}, moves answered at once from a \
+                 ponder search {}",
                 s.pondered,
-                percent(s.ponder_hits, s.pondered)
+                percent(s.ponder_hits, s.pondered),
+                percent(s.from_ponder, s.moves)
             )
         };
         if self.a_think.pondered + self.b_think.pondered > 0 {

@@ -181,9 +181,15 @@ impl Engine {
             if let Some(answer) = ponder_candidates(self, pos, limits, control, info) {
                 return answer;
             }
-            return self.run(pos, limits, control, info, false);
+            let (outcome, stats) = self.run(pos, limits, control, info, false);
+            if limits.nodes.is_some() {
+                // A classic ponder under a node budget: its search answers the `go` on this
+                // position as a kept reply's does.
+                self.ponder_cache.keep_node_search(pos, outcome.clone(), &stats);
+            }
+            return (outcome, stats);
         }
-        match answer_from_ponder(&mut self.ponder_cache, pos, control) {
+        match answer_from_ponder(&mut self.ponder_cache, pos, control, limits) {
             Ok(answer) => answer,
             Err(note) => {
                 let (mut outcome, stats) = self.run(pos, limits, control, info, false);

@@ -18,12 +18,23 @@
 //!   kept search ([`PonderCache`]).
 //!
 //! Each answer made from a ponder search says so (the outcome's note, an `info string`).
+//!
+//! **Node budgets** (a `go ponder` with a node limit, as `tsumugi match --turns` gives it):
+//! the limit is the whole ponder's budget, not a slice's. Each group of threads gets its share
+//! (by its number of threads: the seed's 3, 2, 1, 1, 1 over five replies with eight threads)
+//! and searches its replies in turn until the share is spent; the ponder then ends by itself
+//! and keeps every reply's search. A `go` on a kept reply answers at once when that search had
+//! at least the `go`'s node limit, else searches with its full limit from the warm table. The
+//! prediction's own nodes are not counted.
 
 use crate::search::engine::{Engine, SearchGroup, SearchStats};
 use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
 use crate::search::SearchControl;
 use shogi::{Move, Position};
 use std::time::{Duration, Instant};
+
+/// How the note of an answer made at once from a ponder search begins (a match counts them).
+pub const ANSWERED_AT_ONCE: &str = "ponder: answered at once";
 
 /// Depth of the prediction search (the seed's 6).
 pub const PREDICT_DEPTH: u32 = 6;
@@ -96,6 +107,8 @@ struct Kept {
     outcome: SearchOutcome,
     depth: u32,
     spent: Duration,
+    /// Nodes spent on this reply.
+    nodes: u64,
 }
 
 /// The searches of the kept replies after the last ponder, until the next `go`.
@@ -107,6 +120,23 @@ pub struct PonderCache {
 impl PonderCache {
     pub fn clear(&mut self) {
         self.kept.clear();
+    }
+
+    /// Keeps the search of `pos` a classic ponder made under a node budget.
+    pub(crate) fn keep_node_search(
+        &mut self,
+        pos: &Position,
+        outcome: SearchOutcome,
+        stats: &SearchStats,
+    ) {
+        self.kept.clear();
+        self.kept.push(Kept {
+            key: pos.key(),
+            outcome,
+            depth: stats.depth,
+            spent: Duration::ZERO,
+            nodes: stats.nodes,
+        });
     }
 
     /// The kept search of `pos`, if pondering searched it; the rest is forgotten.
@@ -123,8 +153,28 @@ impl Kept {
     /// time the clock gives the move (the soft limit) and the time saved is kept for later
     /// moves, else the note to attach to the search that goes on (the table keeps what the
     /// ponder search learnt; with only byoyomi left, its time is free and buys depth).
-    fn answer(self, control: &SearchControl) -> Result<(SearchOutcome, SearchStats), String> {
+    fn answer(
+        self,
+        control: &SearchControl,
+        limits: &SearchLimits,
+    ) -> Result<(SearchOutcome, SearchStats), String> {
         let ms = self.spent.as_millis();
+        if let Some(nodes) = limits.nodes {
+            // A node budget: the kept search had the move's budget, or it goes on.
+            if self.nodes >= nodes && self.outcome.best.is_some() {
+                let mut outcome = self.outcome;
+                outcome.note = Some(format!(
+                    "{ANSWERED_AT_ONCE} from the search of this reply (depth {}, {} nodes while \
+                     pondering)",
+                    self.depth, self.nodes
+                ));
+                return Ok((outcome, SearchStats { depth: self.depth, ..SearchStats::default() }));
+            }
+            return Err(format!(
+                "ponder: continuing the search of this reply (depth {}, {} nodes while pondering)",
+                self.depth, self.nodes
+            ));
+        }
         match control.soft_limit() {
             Some(soft)
                 if self.spent >= soft
@@ -133,8 +183,8 @@ impl Kept {
             {
                 let mut outcome = self.outcome;
                 outcome.note = Some(format!(
-                    "ponder: answered at once from the search of this reply (depth {}, {ms} ms \
-                     while pondering)",
+                    "{ANSWERED_AT_ONCE} from the search of this reply (depth {}, {ms} ms while \
+                     pondering)",
                     self.depth
                 ));
                 Ok((outcome, SearchStats { depth: self.depth, ..SearchStats::default() }))
@@ -157,9 +207,10 @@ pub fn answer_from_ponder(
     cache: &mut PonderCache,
     pos: &Position,
     control: &SearchControl,
+    limits: &SearchLimits,
 ) -> Result<(SearchOutcome, SearchStats), Option<String>> {
     match cache.take(pos) {
-        Some(k) => k.answer(control).map_err(Some),
+        Some(k) => k.answer(control, limits).map_err(Some),
         None => Err(None),
     }
 }
@@ -198,8 +249,12 @@ pub fn ponder_candidates(
             p
         })
         .collect();
-    let plan = share_threads(engine.threads(), positions.len());
+    let threads = engine.threads();
+    let plan = share_threads(threads, positions.len());
     let sizes: Vec<usize> = plan.iter().map(|(size, _)| *size).collect();
+    // Under a node budget, each group's share by its threads.
+    let budget =
+        |size: usize| limits.nodes.map(|n| (n * size as u64 / threads.max(1) as u64).max(1));
     let mut kept: Vec<Option<Kept>> = vec![None; positions.len()];
     let mut groups = engine.groups(&sizes);
     std::thread::scope(|scope| {
@@ -209,17 +264,19 @@ pub fn ponder_candidates(
         // leaves its replies unsearched (a `go` on one of them searches afresh).
         let others: Vec<_> = work
             .enumerate()
-            .filter_map(|(k, (group, (_, mine)))| {
+            .filter_map(|(k, (group, (size, mine)))| {
                 let positions = &positions;
+                let share = budget(*size);
                 solver::stack::search_thread(&format!("ponder-{}", k + 1))
                     .spawn_scoped(scope, move || {
-                        in_turn(group, positions, mine, limits, control, &mut |_| {})
+                        in_turn(group, positions, mine, limits, share, control, &mut |_| {})
                     })
                     .ok()
             })
             .collect();
-        if let Some((group, (_, mine))) = first {
-            for (i, k) in in_turn(group, &positions, mine, limits, control, info) {
+        if let Some((group, (size, mine))) = first {
+            let share = budget(*size);
+            for (i, k) in in_turn(group, &positions, mine, limits, share, control, info) {
                 kept[i] = k;
             }
         }
@@ -230,10 +287,10 @@ pub fn ponder_candidates(
         }
     });
     drop(groups);
-    if !control.is_stopped() && !control.is_pondering() {
+    if limits.nodes.is_none() && !control.is_stopped() && !control.is_pondering() {
         // `ponderhit`: the expected reply was played and the clock runs.
         let note = match kept.swap_remove(0) {
-            Some(hit) => match hit.answer(control) {
+            Some(hit) => match hit.answer(control, limits) {
                 Ok(answer) => return Some(answer),
                 Err(note) => note,
             },
@@ -243,7 +300,8 @@ pub fn ponder_candidates(
         outcome.note = Some(note);
         return Some((outcome, stats));
     }
-    // `stop` (the opponent played something else) or the depth limit: keep every search.
+    // `stop` (the opponent played something else), the depth limit or the node budget spent:
+    // keep every search.
     let answer = kept[0].as_ref().map(|k| (k.outcome.clone(), k.depth));
     let cache = engine.ponder_cache();
     cache.clear();
@@ -275,25 +333,30 @@ fn share_threads(threads: usize, replies: usize) -> Vec<(usize, Vec<usize>)> {
 }
 
 /// One group's replies (`mine`, indices into `positions`), searched in turn one iteration
-/// deeper each round until the pondering ends; the search of each, with the time it had.
-/// The lines of reply 0, the position the GUI sent, are reported, each depth once.
+/// deeper each round until the pondering ends, or until the group's node `budget` is spent;
+/// the search of each, with the time and nodes it had. The lines of reply 0, the position the
+/// GUI sent, are reported, each depth once.
 fn in_turn(
     group: &mut SearchGroup,
     positions: &[Position],
     mine: &[usize],
     limits: &SearchLimits,
+    budget: Option<u64>,
     control: &SearchControl,
     info: &mut dyn FnMut(&SearchInfo),
 ) -> Vec<(usize, Option<Kept>)> {
     let mut done: Vec<Option<(SearchOutcome, SearchStats)>> = vec![None; mine.len()];
     let mut spent = vec![Duration::ZERO; mine.len()];
+    let mut nodes = vec![0u64; mine.len()];
     let max_depth = limits.depth.unwrap_or(u32::MAX);
     'rounds: for depth in 1..=max_depth.min(crate::search::history::MAX_PLY as u32 - 8) {
         for (j, &i) in mine.iter().enumerate() {
-            if control.is_stopped() || !control.is_pondering() {
+            let used: u64 = nodes.iter().sum();
+            let left = budget.map(|b| b.saturating_sub(used));
+            if control.is_stopped() || !control.is_pondering() || left == Some(0) {
                 break 'rounds;
             }
-            let slice = SearchLimits { depth: Some(depth), nodes: limits.nodes, multipv: 1 };
+            let slice = SearchLimits { depth: Some(depth), nodes: left, multipv: 1 };
             let started = Instant::now();
             let (outcome, stats) = if i == 0 {
                 let mut report = |r: &SearchInfo| {
@@ -306,20 +369,22 @@ fn in_turn(
                 group.run(&positions[i], &slice, control, &mut |_| {}, true)
             };
             spent[j] += started.elapsed();
+            nodes[j] += stats.nodes;
             if stats.depth >= depth {
                 done[j] = Some((outcome, stats));
             }
         }
     }
     mine.iter()
+        .enumerate()
         .zip(done)
-        .zip(spent)
-        .map(|((&i, d), spent)| {
+        .map(|((j, &i), d)| {
             let kept = d.map(|(outcome, stats)| Kept {
                 key: positions[i].key(),
                 outcome,
                 depth: stats.depth,
-                spent,
+                spent: spent[j],
+                nodes: nodes[j],
             });
             (i, kept)
         })
