@@ -248,13 +248,15 @@ fn match_with_ponder_on_both_sides() {
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("A: tsumugi[ponder=3]"), "{stdout}");
-    // `ponder: A pondered N times, expected reply played H (..); B pondered M times, ...`
+    // `ponder: A pondered N times, expected reply played H (..), moves answered at once from a
+    // ponder search K (..); B pondered M times, ...`
     let line = stdout.lines().find(|l| l.starts_with("ponder: ")).unwrap_or_default();
-    // Numbers in order: A's count, hits, percent (two parts), then the same for B.
+    // Numbers in order: A's count, hits, percent (two parts), answered at once, percent (two
+    // parts), then the same for B.
     let n: Vec<u32> =
         line.split(|c: char| !c.is_ascii_digit()).filter_map(|t| t.parse().ok()).collect();
-    assert!(n.len() == 8 && n[0] >= 10 && n[4] >= 10, "both sides ponder: {line}");
-    assert!(n[1] >= 1 && n[5] >= 1, "self-play predicts some replies: {line}");
+    assert!(n.len() == 14 && n[0] >= 10 && n[7] >= 10, "both sides ponder: {line}");
+    assert!(n[1] >= 1 && n[8] >= 1, "self-play predicts some replies: {line}");
     // The external engine got USI_Ponder, `go ponder` on the position after its expected
     // reply, then `ponderhit` or `stop`, each `stop` followed by a new position and `go`.
     let text = std::fs::read_to_string(&sent).unwrap_or_else(|e| panic!("{e}"));
