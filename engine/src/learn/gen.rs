@@ -40,9 +40,9 @@ pub struct GenSettings {
     pub openings: Vec<Opening>,
 }
 
-/// One game's lines: its quiet positions, then its game line.
-fn play(number: usize, settings: &GenSettings) -> String {
-    let order = shuffled_indices(settings.openings.len(), settings.seed);
+/// One game's lines: its quiet positions, then its game line; `order` is the openings'
+/// shuffled order (the same for every game of a run).
+fn play(number: usize, settings: &GenSettings, order: &[usize]) -> String {
     let opening = match order.get(number % order.len().max(1)) {
         Some(&i) => settings.openings[i].clone(),
         None => Opening::startpos(),
@@ -160,19 +160,20 @@ pub fn run(
         return Ok(0);
     }
     progress(done, total);
+    let order = shuffled_indices(settings.openings.len(), settings.seed);
     let next = AtomicUsize::new(done);
     let (tx, rx) = mpsc::channel::<(usize, String)>();
     let workers = settings.concurrency.clamp(1, total - done);
     std::thread::scope(|scope| -> Result<usize, String> {
         for _ in 0..workers {
             let tx = tx.clone();
-            let next = &next;
+            let (next, order) = (&next, &order);
             std::thread::Builder::new()
                 .name("learn-gen".to_string())
                 .stack_size(crate::usi_front::worker::SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || loop {
                     let n = next.fetch_add(1, Ordering::Relaxed);
-                    if n >= total || tx.send((n, play(n, settings))).is_err() {
+                    if n >= total || tx.send((n, play(n, settings, order))).is_err() {
                         break;
                     }
                 })
