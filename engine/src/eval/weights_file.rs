@@ -178,8 +178,17 @@ impl Weights {
         Weights::from_vector(&v).map_err(|e| format!("{origin}: {e}"))
     }
 
-    /// Reads a weights file.
+    /// Reads a weights file; the names `learnt` and `hand-set` (no file of that name in the
+    /// current directory) stand for the built-in sets, so that a match can set either against
+    /// the other.
     pub fn load(path: &Path) -> Result<Weights, String> {
+        if !path.exists() {
+            match path.to_str() {
+                Some("learnt") => return Ok(Weights::learnt()),
+                Some("hand-set") => return Ok(Weights::hand_set()),
+                _ => {}
+            }
+        }
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Weights::from_file_text(&text, &path.display().to_string())
     }
@@ -188,6 +197,17 @@ impl Weights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::weights::LEARNT_FILE;
+
+    #[test]
+    fn the_built_in_learnt_weights_read_and_differ_from_the_hand_set_ones() {
+        let learnt = Weights::from_file_text(LEARNT_FILE, "learnt.weights");
+        assert_eq!(learnt.as_ref(), Ok(&Weights::learnt()));
+        assert_ne!(Weights::learnt(), Weights::hand_set());
+        assert_eq!(Weights::load(Path::new("hand-set")), Ok(Weights::hand_set()));
+        assert_eq!(Weights::load(Path::new("learnt")), Ok(Weights::learnt()));
+        assert!(Weights::load(Path::new("no-such.weights")).is_err());
+    }
 
     #[test]
     fn the_hand_set_weights_go_through_the_vector_and_the_file_unchanged() {

@@ -58,7 +58,7 @@ pub struct GenArgs {
     /// Search parameters file of the players.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
-    /// The players' evaluation weights (default: hand-set): a second round plays with the
+    /// The players' evaluation weights (default: the built-in learnt ones; `hand-set` names the others): a second round plays with the
     /// weights the first one learnt.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
@@ -78,7 +78,7 @@ pub struct FitArgs {
     /// The loss curve (SVG; default: OUT with `.svg`).
     #[arg(long, value_name = "FILE")]
     pub curve: Option<PathBuf>,
-    /// Start from these weights (default: the hand-set ones).
+    /// Start from these weights (default: the built-in learnt ones).
     #[arg(long, value_name = "FILE")]
     pub start: Option<PathBuf>,
     #[arg(long, default_value_t = FitSettings::default().epochs)]
@@ -137,7 +137,7 @@ fn run_gen(args: &GenArgs) -> Result<(), String> {
         params: params_from(args.params.as_deref(), &[])?,
         weights: Arc::new(match &args.weights {
             Some(path) => Weights::load(path)?,
-            None => Weights::hand_set(),
+            None => Weights::default(),
         }),
         openings,
     };
@@ -163,7 +163,7 @@ fn run_gen(args: &GenArgs) -> Result<(), String> {
 fn run_fit(args: &FitArgs) -> Result<(), String> {
     let start = match &args.start {
         Some(path) => Weights::load(path)?,
-        None => Weights::hand_set(),
+        None => Weights::default(),
     };
     let mut samples = Vec::new();
     for path in &args.data {

@@ -55,7 +55,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5",
           value_parser = clap::value_parser!(u8).range(1..=8))]
     pub b_ponder: Option<u8>,
-    /// Player A evaluates with this weights file (`tsumugi learn fit`; default: hand-set).
+    /// Player A evaluates with this weights file (`tsumugi learn fit`, or `learnt` / `hand-set` for the built-in sets; default: learnt).
     #[arg(long, value_name = "FILE")]
     pub a_weights: Option<PathBuf>,
     /// Player B (in-process) evaluates with this weights file.

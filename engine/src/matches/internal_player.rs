@@ -44,7 +44,7 @@ pub struct InternalSpec {
     /// Play from this opening book first (shared by the players of a match, read once).
     pub book: Option<Arc<Book>>,
     pub book_policy: BookPolicy,
-    /// The evaluation's weights (`None`: hand-set).
+    /// The evaluation's weights (`None`: the engine's default, the learnt ones).
     pub weights: Option<Arc<Weights>>,
     /// Under a node limit, ponder on the player's own turn (`match --turns`): the ponder
     /// search runs to its node budget right after the move, before the opponent searches.

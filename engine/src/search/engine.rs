@@ -59,7 +59,7 @@ impl Engine {
     pub fn new(params: Params, hash_mb: usize) -> Engine {
         Engine {
             params,
-            weights: Arc::new(Weights::hand_set()),
+            weights: Arc::new(Weights::default()),
             hash_mb,
             tt: TranspositionTable::new(hash_mb),
             memories: vec![ThreadMemory::new()],
@@ -485,6 +485,16 @@ mod weights_tests {
                 Score::Mate(_) => panic!("no mate here"),
             }
         };
+        // A new engine evaluates with the learnt weights.
+        assert_eq!(
+            engine.static_eval(&pos),
+            crate::eval::evaluate_weighted(
+                &pos,
+                &Weights::learnt(),
+                crate::eval::Scales::default()
+            )
+        );
+        engine.set_weights(Arc::new(Weights::hand_set()));
         let hand_set = score(&mut engine);
         assert_eq!(engine.static_eval(&pos), crate::eval::evaluate(&pos));
         let mut cheap = Weights::hand_set();

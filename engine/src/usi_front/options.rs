@@ -109,7 +109,7 @@ pub struct UsiOptions {
     pub soppo: SoppoChoice,
     /// `false` switches the df-pn oracle off.
     pub oracle: bool,
-    /// The evaluation's weights (`EvalFile`; `None`: the hand-set ones), read when set.
+    /// The evaluation's weights (`EvalFile`; `None`: the learnt ones built in), read when set.
     pub eval_file: Option<(PathBuf, Arc<Weights>)>,
     /// The opening book (`BookFile`; `None`: no book).
     pub book_file: Option<PathBuf>,
@@ -277,7 +277,7 @@ impl UsiOptions {
             params: Box::new(params),
             weights: match &self.eval_file {
                 Some((_, weights)) => Arc::clone(weights),
-                None => Arc::new(Weights::hand_set()),
+                None => Arc::new(Weights::default()),
             },
             hash_mb: self.hash_mb,
             threads: self.threads,
@@ -432,7 +432,7 @@ mod tests {
         );
         assert_eq!(o.engine_config(Params::default()).weights.tempo, 77, "unchanged");
         assert_eq!(o.apply_setoption("name EvalFile value <empty>"), Ok(()));
-        assert_eq!(*o.engine_config(Params::default()).weights, Weights::hand_set());
+        assert_eq!(*o.engine_config(Params::default()).weights, Weights::default());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
