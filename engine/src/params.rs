@@ -146,6 +146,18 @@ declare_params! {
     razor_margin: 400, 0, 5000;
     /// Null-move pruning from this remaining depth on.
     null_move_min_depth: 2, 1, 32;
+    /// 1: null-move pruning at expected cut nodes only (YaneuraOu's and Stockfish's rule), not
+    /// at every non-PV node.
+    null_move_cut_only: 0, 0, 1;
+    /// Singular extension from this remaining depth on (0: off): the table move, when every
+    /// other move fails low against its table score less singular_margin·depth at half the
+    /// depth, is extended by one ply; when that reduced search fails high over beta instead,
+    /// several moves refute the node and it is cut (multi-cut).
+    singular_min_depth: 0, 0, 64;
+    singular_margin: 2, 0, 100;
+    /// The quiescence search tries only recaptures (on the last move's square) from this many
+    /// plies in (64: every capture at every ply).
+    qsearch_recapture_ply: 64, 0, 64;
     /// ProbCut at non-PV nodes from remaining depth probcut_min_depth: a capture or promotion
     /// whose search four plies shallower beats beta + probcut_margin (less probcut_improving
     /// when improving) cuts the node.

@@ -100,6 +100,33 @@ fn mated_side_reports_negative_mate_and_defends() {
     assert_eq!(out.score, Score::Mate(-(answer - 1)));
 }
 
+/// The singular extension's reduced searches (the table move left out, at every depth from 2;
+/// no mate-in-one test in them), null moves at cut nodes only and recaptures only in the
+/// quiescence search still report only real mates: the line replays to mate in the plies the
+/// score says, never fewer than the problem's (a multi-cut may hide the shortest mate behind
+/// a longer one at a fixed depth, as any pruning may).
+#[test]
+fn node_quality_options_find_the_same_mates() {
+    let p = Params {
+        singular_min_depth: 2,
+        singular_margin: 0,
+        null_move_cut_only: 1,
+        qsearch_recapture_ply: 0,
+        oracle_probe_nodes: 0,
+        oracle_root_ms: 0,
+        ..Params::default()
+    };
+    for (file, n) in [("yaneuraou_mate3_100.sfen", 6), ("yaneuraou_mate5_100.sfen", 4)] {
+        for (sfen, answer) in problems(file, n) {
+            let pos = Position::from_sfen(&sfen).expect("valid problem");
+            let (out, pv) = search(p.clone(), &pos, answer as u32 + 2);
+            let Score::Mate(n) = out.score else { panic!("{sfen}: no mate found: {out:?}") };
+            assert!(n >= answer && n % 2 == 1, "{sfen}: mate in {n}, the problem's {answer}");
+            assert_mate_line(&pos, &pv, n as usize, &sfen);
+        }
+    }
+}
+
 /// The switchable variants of the search (plain alpha-beta, NegaScout re-search, no oracle at
 /// inner nodes, material-only evaluation) find the same mates.
 #[test]

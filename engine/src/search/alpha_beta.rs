@@ -101,6 +101,8 @@ struct Frame {
     current: Move,
     /// The piece-to index of `current` (for the continuation history).
     piece_to: PieceTo,
+    /// The move left out by a singular-extension search of this node (null: none).
+    excluded: Move,
 }
 
 /// The keys of the last `REPETITION_WINDOW` positions of the game before `pos`, oldest first,
@@ -226,7 +228,8 @@ impl<'a> Searcher<'a> {
                 Frame {
                     static_eval: VALUE_NONE,
                     current: Move::NULL,
-                    piece_to: NO_PIECE_TO
+                    piece_to: NO_PIECE_TO,
+                    excluded: Move::NULL,
                 };
                 MAX_PLY + 4
             ],
@@ -634,12 +637,16 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
 
+        // A singular-extension search of this node without its table move: no table cut, no
+        // pruning before the moves, nothing stored.
+        let excluded = self.frames[ply].excluded;
         let key = self.pos.key();
         let probe = self.tt.probe(key);
         let tt_move = probe.map_or(Move::NULL, |p| p.mv);
         if let Some(p) = probe {
             let s = score_from_tt(p.score, ply);
-            if !pv_node && p.depth >= depth && p.bound.settles(s, alpha, beta) {
+            if !pv_node && excluded.is_null() && p.depth >= depth && p.bound.settles(s, alpha, beta)
+            {
                 // A quiet table move that fails high is rewarded as if searched here.
                 if s >= beta && !tt_move.is_null() && !is_tactical(&self.pos, tt_move) {
                     let earlier = self.earlier_moves(ply);
@@ -654,6 +661,7 @@ impl<'a> Searcher<'a> {
         // The mate-in-one test, once per position: a table entry means it has been done.
         if !in_check
             && probe.is_none()
+            && excluded.is_null()
             && self.params.oracle_mate1 != 0
             && depth >= self.params.oracle_mate1_min_depth
         {
@@ -699,7 +707,7 @@ impl<'a> Searcher<'a> {
             _ => static_eval,
         };
 
-        if !in_check && !pv_node {
+        if !in_check && !pv_node && excluded.is_null() {
             // Razoring at depth 1–2: hopeless by a wide margin unless a capture saves it.
             if depth <= 2
                 && self.params.razor_margin > 0
@@ -722,6 +730,7 @@ impl<'a> Searcher<'a> {
             }
             // Null move.
             if depth >= self.params.null_move_min_depth
+                && (cut_node || self.params.null_move_cut_only == 0)
                 && eval >= beta
                 && beta.abs() < VALUE_MATE_IN_MAX
                 && !self.frames[ply - 1].current.is_null()
@@ -748,6 +757,7 @@ impl<'a> Searcher<'a> {
 
         // df-pn probe where the enemy king is exposed.
         if !in_check
+            && excluded.is_null()
             && self.params.oracle_probe_nodes > 0
             && depth >= self.params.oracle_probe_depth
             && Oracle::worth_probing(&self.pos, self.params)
@@ -772,7 +782,7 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        if !pv_node && !in_check && depth >= self.params.probcut_min_depth {
+        if !pv_node && !in_check && excluded.is_null() && depth >= self.params.probcut_min_depth {
             let pc_beta = beta + self.params.probcut_margin
                 - if improving { self.params.probcut_improving } else { 0 };
             let table_says_no = probe
@@ -788,6 +798,34 @@ impl<'a> Searcher<'a> {
         let mut depth = depth;
         if tt_move.is_null() && depth >= self.params.iir_depth {
             depth -= 1;
+        }
+
+        // Singular extension and multi-cut, judged before the move loop (the node's picker is
+        // not in use yet, so the reduced search of this same node may use it).
+        let mut singular_ext = 0;
+        if let Some(p) = probe.filter(|p| {
+            self.params.singular_min_depth > 0
+                && depth >= self.params.singular_min_depth
+                && excluded.is_null()
+                && !tt_move.is_null()
+                && p.depth >= depth - 3
+                && matches!(p.bound, Bound::Lower | Bound::Exact)
+                && score_from_tt(p.score, ply).abs() < VALUE_MATE_IN_MAX
+                && crate::search::move_picker::is_valid(&self.pos, tt_move)
+        }) {
+            let tt_score = score_from_tt(p.score, ply);
+            let singular_beta = tt_score - self.params.singular_margin * depth;
+            self.frames[ply].excluded = tt_move;
+            let v = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+            self.frames[ply].excluded = Move::NULL;
+            if self.stopped {
+                return 0;
+            }
+            if v < singular_beta {
+                singular_ext = 1;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            }
         }
 
         let soppo_d =
@@ -811,12 +849,17 @@ impl<'a> Searcher<'a> {
         let lmp_limit = if improving { lmp_full } else { (lmp_full / 2).max(1) } as usize;
 
         while let Some(m) = picker.next(&self.pos, self.history, self.params) {
+            if m == excluded {
+                continue;
+            }
             move_count += 1;
             let tactical = is_tactical(&self.pos, m);
             let gives_check = !in_check && picker.check_info().gives_check(&self.pos, m);
             let m_piece_to = piece_to(&self.pos, m);
 
-            let ext = if gives_check
+            let ext = if singular_ext > 0 && m == tt_move {
+                singular_ext
+            } else if gives_check
                 && self.params.check_extension != 0
                 && depth >= self.params.check_extension_min_depth
                 && (ply as i32) < 2 * self.root_depth
@@ -974,6 +1017,10 @@ impl<'a> Searcher<'a> {
         }
         self.put_picker(ply, picker);
 
+        if move_count == 0 && !excluded.is_null() {
+            // Only the excluded move: the reduced search fails low.
+            return alpha;
+        }
         if move_count == 0 {
             // No legal move: checkmated (a position with no move out of check cannot arise
             // otherwise in practice; it loses too).
@@ -1009,6 +1056,7 @@ impl<'a> Searcher<'a> {
         let bound = Bound::of_result(best, beta, pv_node, !best_move.is_null());
         if self.params.correction_history > 0
             && !in_check
+            && excluded.is_null()
             && (best_move.is_null() || !is_tactical(&self.pos, best_move))
             && best.abs() < VALUE_MATE_IN_MAX
             && !(bound == Bound::Lower && best <= static_eval)
@@ -1016,7 +1064,9 @@ impl<'a> Searcher<'a> {
         {
             self.correction.update(us, pawns, depth, best - static_eval);
         }
-        self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+        if excluded.is_null() {
+            self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+        }
         best
     }
 

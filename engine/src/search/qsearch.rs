@@ -72,8 +72,16 @@ pub(crate) fn qsearch(s: &mut Searcher, mut alpha: i32, beta: i32, ply: usize, q
     let mut best_move = Move::NULL;
     let mut move_count = 0;
     let delta = s.params.qsearch_delta;
+    // Deep in the quiescence search only the exchange on the last move's square goes on.
+    let recapture_on = (qply >= s.params.qsearch_recapture_ply && !in_check)
+        .then(|| s.pos.last_move())
+        .filter(|m| !m.is_null())
+        .map(|m| m.to());
     while let Some(m) = picker.next(&s.pos, s.history, s.params) {
         move_count += 1;
+        if recapture_on.is_some_and(|sq| m.to() != sq) {
+            continue;
+        }
         if !in_check {
             let gain = s.pos.piece_at(m.to()).get().map_or(0, |(_, k)| capture_value(k))
                 + if m.is_promotion() {
