@@ -1,10 +1,11 @@
-//! `tsumugi learn gen` and `tsumugi learn fit`: the command line of [`crate::learn`].
+//! `tsumugi learn gen`, `import` and `fit`: the command line of [`crate::learn`].
 
 use crate::eval::weights::Weights;
 use crate::learn::data;
 use crate::learn::features::Layout;
 use crate::learn::fit::{fit, prepare, FitSettings};
 use crate::learn::gen::{self, GenSettings};
+use crate::learn::import::{import_game, read_records, ImportSettings};
 use crate::matches::args::{default_openings, params_from};
 use crate::matches::openings::{read_openings, Opening};
 use crate::tools::chart::LineChart;
@@ -25,6 +26,9 @@ pub enum LearnCommand {
     /// Labelled positions from self-play at fixed nodes (quiet positions, the game's result
     /// and the search's score), appended to OUT; a stopped run resumes where it stopped.
     Gen(GenArgs),
+    /// Labelled positions from recorded games (`tsumugi match --record`: games against
+    /// YaneuraOu or any engine), quiet ones scored by a search at fixed nodes, written to OUT.
+    Import(ImportArgs),
     /// Fit the evaluation's weights to labelled positions (logistic regression of the result,
     /// Texel's method); writes a weights file for `EvalFile`/`--a-weights` and the loss curve.
     Fit(FitArgs),
@@ -60,6 +64,34 @@ pub struct GenArgs {
     pub params: Option<PathBuf>,
     /// The players' evaluation weights (default: the built-in learnt ones; `hand-set` names the others): a second round plays with the
     /// weights the first one learnt.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// Match records (`tsumugi match --record`).
+    #[arg(required = true)]
+    pub records: Vec<PathBuf>,
+    /// The data file to write (the format of `learn gen`).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Nodes of the search that scores each quiet position.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Games scored at the same time (one thread each).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Hash (MiB) of each game's engine.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Search parameters file of the scoring search.
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+    /// The scoring search's evaluation weights (default: the built-in learnt ones).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// No progress bar.
@@ -108,6 +140,7 @@ pub struct FitArgs {
 pub fn run(args: &LearnArgs) -> u8 {
     let result = match &args.command {
         LearnCommand::Gen(a) => run_gen(a),
+        LearnCommand::Import(a) => run_import(a),
         LearnCommand::Fit(a) => run_fit(a),
     };
     match result {
@@ -157,6 +190,52 @@ fn run_gen(args: &GenArgs) -> Result<(), String> {
         args.out.display(),
         args.games
     );
+    Ok(())
+}
+
+fn run_import(args: &ImportArgs) -> Result<(), String> {
+    let mut games = Vec::new();
+    for path in &args.records {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        games.extend(read_records(&text, &path.display().to_string())?);
+    }
+    let settings = ImportSettings {
+        nodes: args.nodes.max(1),
+        hash_mb: args.hash.max(1),
+        params: params_from(args.params.as_deref(), &[])?,
+        weights: Arc::new(match &args.weights {
+            Some(path) => Weights::load(path)?,
+            None => Weights::default(),
+        }),
+    };
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(games.len() as u64) };
+    bar.set_style(
+        ProgressStyle::with_template("games [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})")
+            .map_err(|e| e.to_string())?
+            .progress_chars("=> "),
+    );
+    // Games are scored side by side; each writes its own slot, so the file is in game order.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<String>> =
+        games.iter().map(|_| std::sync::Mutex::new(String::new())).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..args.concurrency.clamp(1, games.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(game) = games.get(i) else { break };
+                let text = import_game(i, game, &settings);
+                if let Ok(mut slot) = slots[i].lock() {
+                    *slot = text;
+                }
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let text: String = slots.into_iter().filter_map(|s| s.into_inner().ok()).collect();
+    std::fs::write(&args.out, &text).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let samples = data::read(&args.out)?.len();
+    eprintln!("{} games imported: {samples} positions in {}", games.len(), args.out.display());
     Ok(())
 }
 

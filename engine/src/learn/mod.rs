@@ -2,6 +2,7 @@
 //!
 //! - [`gen`]: positions from self-play at fixed nodes, labelled with the game's result and the
 //!   search's score, quiet ones only, resumable;
+//! - [`import`]: the same from recorded games (`tsumugi match --record`);
 //! - [`data`]: the file of labelled positions;
 //! - [`features`]: the evaluation as a sum of features, computed once per position;
 //! - [`fit`]: logistic regression of the result on the evaluation (Texel's method), by
@@ -13,3 +14,4 @@ pub mod data;
 pub mod features;
 pub mod fit;
 pub mod gen;
+pub mod import;
