@@ -60,12 +60,84 @@ pub fn evaluate_weighted(pos: &Position, w: &Weights, scales: Scales) -> i32 {
 /// incrementally), which must be `pos`'s under the same weights.
 pub fn evaluate_with(pos: &Position, acc: &Accumulator, w: &Weights, scales: Scales) -> i32 {
     let maps = AttackMaps::new(pos);
-    let black = side_score(pos, Color::Black, &maps, w, scales, acc)
+    let mut black = side_score(pos, Color::Black, &maps, w, scales, acc)
         - side_score(pos, Color::White, &maps, w, scales, acc);
+    if w.control_own.iter().chain(&w.control_enemy).any(|&x| x != 0) {
+        black += control_score(pos, &maps, w);
+    }
     let us = pos.side_to_move();
     let v = if us == Color::Black { black } else { -black };
     let fork = if scales.threats == 0 { 0 } else { fork_penalty(pos, us, &maps, w) };
     v + w.tempo - fork * scales.threats / 100
+}
+
+/// The squares at each Chebyshev distance, 1 to [`CONTROL_DISTANCES`], from each square.
+static RINGS: [[Bitboard; CONTROL_DISTANCES]; 81] = build_rings();
+
+const fn build_rings() -> [[Bitboard; CONTROL_DISTANCES]; 81] {
+    let mut t = [[Bitboard::EMPTY; CONTROL_DISTANCES]; 81];
+    let mut s = 0;
+    while s < 81 {
+        let mut o = 0;
+        while o < 81 {
+            // Square indices run nine to a file (or rank): the distance needs no more.
+            let df = (s as i32 / 9 - o as i32 / 9).abs();
+            let dr = (s as i32 % 9 - o as i32 % 9).abs();
+            let d = if df > dr { df } else { dr };
+            if d >= 1 && d as usize <= CONTROL_DISTANCES {
+                t[s][d as usize - 1].0 |= 1u128 << o;
+            }
+            o += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// How many squares around the king on `k` stand in each state of control, by distance: index
+/// `9·(d − 1) + 3·a + b`, where `a` is how often the king's side (`owner`) attacks the square
+/// and `b` how often the other side does, each capped at 2.
+pub fn control_counts(k: Square, owner: Color, maps: &AttackMaps) -> [i32; CONTROL_CELLS] {
+    let levels = |c: Color| {
+        let (once, twice) = (maps.once[c.index()], maps.twice[c.index()]);
+        [!once, once.and_not(twice), twice]
+    };
+    let (a, b) = (levels(owner), levels(!owner));
+    let mut counts = [0; CONTROL_CELLS];
+    for (d, ring) in RINGS[k.index()].iter().enumerate() {
+        for (i, &ours) in a.iter().enumerate() {
+            let near = *ring & ours;
+            for (j, &theirs) in b.iter().enumerate() {
+                counts[9 * d + 3 * i + j] = (near & theirs).count() as i32;
+            }
+        }
+    }
+    counts
+}
+
+/// Square control near both kings, for Black (YaneuraOu's stronger material levels weigh the
+/// control of every square by its distance to the kings; this is the learnt linear form): each
+/// side scores `control_own` around its king and `control_enemy` around the other's.
+fn control_score(pos: &Position, maps: &AttackMaps, w: &Weights) -> i32 {
+    let mut black = 0;
+    for owner in Color::ALL {
+        let Some(k) = pos.king_square(owner) else { continue };
+        let counts = control_counts(k, owner, maps);
+        // The owner's view: a = its attacks, b = the other side's; the other side's view of the
+        // same squares swaps them.
+        let mut v = 0;
+        for d in 0..CONTROL_DISTANCES {
+            for a in 0..3 {
+                for b in 0..3 {
+                    let n = counts[9 * d + 3 * a + b];
+                    v +=
+                        n * (w.control_own[9 * d + 3 * a + b] - w.control_enemy[9 * d + 3 * b + a]);
+                }
+            }
+        }
+        black += if owner == Color::Black { v } else { -v };
+    }
+    black
 }
 
 /// What the side to move stands to lose when two of its pieces are en prise at once: it can
@@ -534,6 +606,51 @@ pub fn king_danger_penalty(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The control counts split each ring around a king among the nine states; in the start
+    /// position (symmetric under a half-turn) both kings see the same counts; near the king
+    /// the own side's attacks dominate.
+    #[test]
+    fn control_counts_cover_the_rings_and_are_symmetric() {
+        let pos = Position::startpos();
+        let maps = AttackMaps::new(&pos);
+        let (Some(bk), Some(wk)) = (pos.king_square(Color::Black), pos.king_square(Color::White))
+        else {
+            panic!("two kings")
+        };
+        let black = control_counts(bk, Color::Black, &maps);
+        assert_eq!(black, control_counts(wk, Color::White, &maps));
+        for d in 0..CONTROL_DISTANCES {
+            let total: i32 = black[9 * d..9 * d + 9].iter().sum();
+            assert_eq!(total, RINGS[bk.index()][d].count() as i32, "distance {}", d + 1);
+        }
+        // Of 5i's five neighbours, the golds attack 4h 5h 6h; nothing attacks the golds' own
+        // squares 4i and 6i (the king's attacks are left out); White attacks none.
+        let by_black: i32 = (1..3).map(|a| black[3 * a]).sum();
+        assert_eq!((RINGS[bk.index()][0].count(), by_black, black[0]), (5, 3, 2));
+        // The control term is zero in the hand-set weights, and antisymmetric: the side to
+        // move's score with a control weight set is minus the other's in the start position.
+        let mut w = Weights::hand_set();
+        w.control_own[3] = 10;
+        assert_eq!(control_score(&pos, &maps, &w), 0);
+        let mut one_sided = pos.clone();
+        let m = one_sided.parse_usi_move("7g7f").unwrap_or_else(|e| panic!("{e}"));
+        one_sided.make_move(m);
+        let maps = AttackMaps::new(&one_sided);
+        let manual: i32 = (0..2)
+            .map(|c| {
+                let owner = Color::ALL[c];
+                let k = one_sided.king_square(owner).unwrap_or_else(|| panic!("king"));
+                let n = control_counts(k, owner, &maps)[3];
+                if owner == Color::Black {
+                    10 * n
+                } else {
+                    -10 * n
+                }
+            })
+            .sum();
+        assert_eq!(control_score(&one_sided, &maps, &w), manual);
+    }
 
     fn pos(sfen: &str) -> Position {
         Position::from_sfen(sfen).expect("valid sfen")

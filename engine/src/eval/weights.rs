@@ -261,7 +261,18 @@ pub struct Weights {
     pub ks_hand: [i32; 8],
     pub ks_open_file: i32,
     pub ks_defender: i32,
+    /// Square control near each king: by Chebyshev distance from the king (1 to
+    /// [`CONTROL_DISTANCES`]) and by how often each side attacks the square (0, 1, 2 or more:
+    /// index `3·ours + theirs`), per square, for the squares around the side's own king and
+    /// around the enemy king. Zero in the hand-set weights; learnt by `tsumugi learn fit`.
+    pub control_own: [i32; CONTROL_CELLS],
+    pub control_enemy: [i32; CONTROL_CELLS],
 }
+
+/// Distances from a king whose squares' control is weighed.
+pub const CONTROL_DISTANCES: usize = 4;
+/// Cells of a control table: distance × (our attacks 0..2) × (their attacks 0..2).
+pub const CONTROL_CELLS: usize = CONTROL_DISTANCES * 9;
 
 impl Weights {
     /// The hand-set weights of this file.
@@ -283,6 +294,8 @@ impl Weights {
             ks_hand: KS_HAND,
             ks_open_file: KS_OPEN_FILE,
             ks_defender: KS_DEFENDER,
+            control_own: [0; CONTROL_CELLS],
+            control_enemy: [0; CONTROL_CELLS],
         }
     }
 }

@@ -4,9 +4,9 @@
 //! The file is one line per section, `name v1 v2 ...` (integers, centipawns or danger units);
 //! `#` starts a comment. Every section must be there once with its exact count of numbers, so
 //! that a file written for another layout is refused, with the file and line, rather than read
-//! half.
+//! half; only sections added later (square control) may be missing, and read as zeros.
 
-use crate::eval::weights::{Weights, CLASSES, PLACEMENT_CELLS};
+use crate::eval::weights::{Weights, CLASSES, CONTROL_CELLS, PLACEMENT_CELLS};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -25,12 +25,18 @@ pub struct Section {
     pub len: usize,
     /// What the numbers are, for the file's comment.
     pub what: &'static str,
+    /// A section added after files were written: a file without it reads it as zeros.
+    pub optional: bool,
 }
 
 /// The sections in file and vector order.
 pub fn sections() -> Vec<Section> {
-    let s =
-        |name: &str, len: usize, what: &'static str| Section { name: name.to_string(), len, what };
+    let s = |name: &str, len: usize, what: &'static str| Section {
+        name: name.to_string(),
+        len,
+        what,
+        optional: false,
+    };
     let mut v = vec![
         s("board", BOARD_KINDS.len(), "P L N S B R G +P +L +N +S +B +R on the board"),
         s("hand", HAND_KINDS.len(), "P L N S B R G in hand"),
@@ -46,6 +52,12 @@ pub fn sections() -> Vec<Section> {
         for class in CLASS_NAMES {
             v.push(s(&format!("{table}.{class}"), PLACEMENT_CELLS, what));
         }
+    }
+    for (name, what) in [
+        ("control_own", "per square near the own king, by distance 1-4 x (3 ours + theirs)"),
+        ("control_enemy", "per square near the enemy king, by distance 1-4 x (3 ours + theirs)"),
+    ] {
+        v.push(Section { optional: true, ..s(name, CONTROL_CELLS, what) });
     }
     v
 }
@@ -78,6 +90,8 @@ impl Weights {
                 v.extend(row[..PLACEMENT_CELLS].iter().map(|&c| i32::from(c)));
             }
         }
+        v.extend(self.control_own);
+        v.extend(self.control_enemy);
         v
     }
 
@@ -117,6 +131,8 @@ impl Weights {
                 }
             }
         }
+        w.control_own.iter_mut().for_each(|x| *x = next());
+        w.control_enemy.iter_mut().for_each(|x| *x = next());
         Ok(w)
     }
 
@@ -171,9 +187,11 @@ impl Weights {
         }
         let mut v = Vec::with_capacity(vector_len());
         for (section, numbers) in sections.iter().zip(values) {
-            let numbers =
-                numbers.ok_or_else(|| format!("{origin}: no line for {}", section.name))?;
-            v.extend(numbers);
+            match numbers {
+                Some(numbers) => v.extend(numbers),
+                None if section.optional => v.extend(std::iter::repeat_n(0, section.len)),
+                None => return Err(format!("{origin}: no line for {}", section.name)),
+            }
         }
         Weights::from_vector(&v).map_err(|e| format!("{origin}: {e}"))
     }
@@ -198,6 +216,25 @@ impl Weights {
 mod tests {
     use super::*;
     use crate::eval::weights::LEARNT_FILE;
+
+    /// A file written before the square-control sections existed still reads (zeros there);
+    /// a control line of the wrong length is refused with its line.
+    #[test]
+    fn files_without_the_control_sections_still_read() {
+        let mut w = Weights::hand_set();
+        w.control_own[5] = 7;
+        let text = w.to_file_text(&[]);
+        assert_eq!(Weights::from_file_text(&text, "w"), Ok(w.clone()));
+        let old: String = text
+            .lines()
+            .filter(|l| !l.starts_with("control_"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(Weights::from_file_text(&old, "w"), Ok(Weights::hand_set()));
+        let short = format!("{old}control_own 1 2 3\n");
+        let e = Weights::from_file_text(&short, "w").err().unwrap_or_default();
+        assert!(e.starts_with("w:") && e.contains("control_own has 3 numbers"), "{e}");
+    }
 
     #[test]
     fn the_built_in_learnt_weights_read_and_differ_from_the_hand_set_ones() {

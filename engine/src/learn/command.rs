@@ -135,6 +135,10 @@ pub struct FitArgs {
     pub scale: Option<f64>,
     #[arg(long, default_value_t = FitSettings::default().seed)]
     pub seed: u64,
+    /// Keep a section at its starting value (repeatable; a section name or the start of
+    /// names, e.g. `own_king`).
+    #[arg(long, value_name = "SECTION")]
+    pub freeze: Vec<String>,
 }
 
 pub fn run(args: &LearnArgs) -> u8 {
@@ -244,6 +248,12 @@ fn run_fit(args: &FitArgs) -> Result<(), String> {
         Some(path) => Weights::load(path)?,
         None => Weights::default(),
     };
+    let names = crate::eval::weights_file::sections();
+    if let Some(f) =
+        args.freeze.iter().find(|f| !names.iter().any(|s| s.name.starts_with(f.as_str())))
+    {
+        return Err(format!("--freeze {f}: no section of the weights file starts so"));
+    }
     let mut samples = Vec::new();
     for path in &args.data {
         samples.extend(data::read(path)?);
@@ -257,6 +267,7 @@ fn run_fit(args: &FitArgs) -> Result<(), String> {
         result_weight: args.result_weight,
         scale: args.scale,
         seed: args.seed,
+        frozen: args.freeze.clone(),
     };
     let layout = Layout::new();
     let (mut prepared, duplicates) = prepare(&samples, &layout);

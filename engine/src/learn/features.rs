@@ -11,7 +11,7 @@
 
 use crate::eval::weights::{class_of, KS_DIVISOR, KS_MAX, KS_THRESHOLD, PLACEMENT_CELLS};
 use crate::eval::weights_file::sections;
-use crate::eval::{AttackMaps, DangerCounts, RELATIVE};
+use crate::eval::{control_counts, AttackMaps, DangerCounts, RELATIVE};
 use shogi::{Color, PieceKind, Position};
 
 /// The king-safety danger terms of one king, in the order of the vector's `king_safety`,
@@ -30,6 +30,8 @@ pub struct Layout {
     king_terms: usize,
     own_king: usize,
     enemy_king: usize,
+    control_own: usize,
+    control_enemy: usize,
     pub len: usize,
 }
 
@@ -51,6 +53,8 @@ impl Layout {
             king_terms: get("king_safety"),
             own_king: get("own_king.pawn"),
             enemy_king: get("enemy_king.pawn"),
+            control_own: get("control_own"),
+            control_enemy: get("control_enemy"),
             len,
         }
     }
@@ -128,6 +132,17 @@ impl Features {
                 if let Some(e) = enemy {
                     add(layout.enemy_king + class * cells + e[sq.index()] as usize, sign);
                 }
+            }
+        }
+        for owner in Color::ALL {
+            let Some(k) = pos.king_square(owner) else { continue };
+            let sign = if owner == us { 1 } else { -1 };
+            let c = control_counts(k, owner, &maps);
+            for (i, &n) in c.iter().enumerate().filter(|&(_, &n)| n != 0) {
+                // The other side sees the same squares with the attack counts swapped.
+                let (d, a, b) = (i / 9, i / 3 % 3, i % 3);
+                add(layout.control_own + i, sign * n);
+                add(layout.control_enemy + 9 * d + 3 * b + a, -sign * n);
             }
         }
         counts.sort_unstable_by_key(|&(i, _)| i);

@@ -32,6 +32,9 @@ pub struct FitSettings {
     /// to the data under the starting weights first.
     pub scale: Option<f64>,
     pub seed: u64,
+    /// Sections kept at their starting values: a name of
+    /// [`crate::eval::weights_file::sections`], or the start of names (`own_king`).
+    pub frozen: Vec<String>,
 }
 
 impl Default for FitSettings {
@@ -47,6 +50,7 @@ impl Default for FitSettings {
             result_weight: 0.5,
             scale: None,
             seed: 1,
+            frozen: Vec::new(),
         }
     }
 }
@@ -183,6 +187,11 @@ pub fn fit(
     let mut epochs = vec![first];
     let (mut best, mut best_epoch) = (w.clone(), 0);
     let mut best_loss = judged(&first);
+    let mut fitted = Vec::with_capacity(w.len());
+    for section in crate::eval::weights_file::sections() {
+        let frozen = settings.frozen.iter().any(|f| section.name.starts_with(f.as_str()));
+        fitted.extend(std::iter::repeat_n(!frozen, section.len));
+    }
     let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
     let mut grad = vec![0.0; w.len()];
     let mut order = train.clone();
@@ -219,7 +228,7 @@ pub fn fit(
             step += 1;
             let size = chunk.len() as f64;
             let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
-            for k in 0..w.len() {
+            for k in (0..w.len()).filter(|&k| fitted[k]) {
                 let gk = grad[k] / size + settings.l2 * (w[k] - w0[k]);
                 if gk == 0.0 && m[k] == 0.0 {
                     continue;
@@ -288,6 +297,9 @@ mod tests {
             l2: 0.0,
             result_weight: 1.0,
             scale: Some(scale),
+            // The truth has no square-control terms; their cells, many and alike on eight
+            // games, would otherwise share the hand values' part among themselves.
+            frozen: vec!["control".to_string()],
             ..FitSettings::default()
         };
         let fit = fit(&mut data, &start, &settings, |_, _| {}).unwrap_or_else(|e| panic!("{e}"));
