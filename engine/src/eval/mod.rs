@@ -78,7 +78,7 @@ const fn build_rings() -> [[Bitboard; CONTROL_DISTANCES]; 81] {
     let mut t = [[Bitboard::EMPTY; CONTROL_DISTANCES]; 81];
     let mut s = 0;
     while s < 81 {
-        let mut o = 0;
+        let mut o = 0usize;
         while o < 81 {
             // Square indices run nine to a file (or rank): the distance needs no more.
             let df = (s as i32 / 9 - o as i32 / 9).abs();
