@@ -327,11 +327,22 @@ fn match_with_a_book() {
 /// or on the other side's thinking; and A's ponder answers moves from its kept searches.
 #[test]
 fn turns_at_a_node_budget_play_the_same_games_twice() {
+    turns_match(false);
+}
+
+/// `--turns --hits-continue`: the same, but no move is answered at once: a pondered reply is
+/// searched again with the move's budget from the warm table.
+#[test]
+fn turns_with_hits_continuing_answer_nothing_at_once() {
+    turns_match(true);
+}
+
+fn turns_match(hits_continue: bool) {
     let player = |candidates: usize| {
         let params = Params { oracle_root_ms: 0, ..Params::default() };
         match internal(params) {
             PlayerSpec::Internal(spec) => PlayerSpec::Internal(InternalSpec {
-                ponder: Some(PonderSettings { candidates, margin_cp: 300 }),
+                ponder: Some(PonderSettings { candidates, margin_cp: 300, hits_continue }),
                 turns: true,
                 ..spec
             }),
@@ -369,8 +380,13 @@ fn turns_at_a_node_budget_play_the_same_games_twice() {
     // Both sides pondered on most moves.
     let pondered = first_summary.a_think.pondered + first_summary.b_think.pondered;
     assert!(pondered > 20, "{pondered}");
-    // A move whose reply was pondered with the whole budget is answered at once from it.
+    // A move whose reply was pondered with the whole budget is answered at once from it,
+    // unless hits continue.
     let hits = first_summary.a_think.ponder_hits + first_summary.b_think.ponder_hits;
     let at_once = first_summary.a_think.from_ponder + first_summary.b_think.from_ponder;
-    assert!(at_once > 0 && at_once <= hits, "{at_once} answered at once, {hits} hits");
+    if hits_continue {
+        assert!(at_once == 0 && hits > 0, "{at_once} answered at once, {hits} hits");
+    } else {
+        assert!(at_once > 0 && at_once <= hits, "{at_once} answered at once, {hits} hits");
+    }
 }

@@ -76,7 +76,11 @@ fn predict(args: &PredictArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let settings = PonderSettings { candidates: args.candidates.max(1), margin_cp: args.margin };
+    let settings = PonderSettings {
+        candidates: args.candidates.max(1),
+        margin_cp: args.margin,
+        hits_continue: false,
+    };
     match predict_games(&text, args.skip, &settings) {
         Ok(stats) => {
             print!("{}", stats.table(&settings));

@@ -225,11 +225,8 @@ mod tests {
         w.control_own[5] = 7;
         let text = w.to_file_text(&[]);
         assert_eq!(Weights::from_file_text(&text, "w"), Ok(w.clone()));
-        let old: String = text
-            .lines()
-            .filter(|l| !l.starts_with("control_"))
-            .map(|l| format!("{l}\n"))
-            .collect();
+        let old: String =
+            text.lines().filter(|l| !l.starts_with("control_")).map(|l| format!("{l}\n")).collect();
         assert_eq!(Weights::from_file_text(&old, "w"), Ok(Weights::hand_set()));
         let short = format!("{old}control_own 1 2 3\n");
         let e = Weights::from_file_text(&short, "w").err().unwrap_or_default();

@@ -115,6 +115,11 @@ pub struct MatchArgs {
     /// without one side stealing the other's core).
     #[arg(long, requires = "nodes")]
     pub turns: bool,
+    /// With `--turns`: a reply searched while pondering is searched again with the move's
+    /// whole budget from the warm table instead of answered at once (no answer at once can
+    /// save nodes for later moves in a node-budget match).
+    #[arg(long, requires = "turns")]
+    pub hits_continue: bool,
     /// Depth limit per search.
     #[arg(long)]
     pub depth: Option<u32>,
@@ -176,6 +181,9 @@ pub fn internal_name(p: &Params, threads: usize, ponder: Option<&PonderSettings>
     }
     if let Some(s) = ponder {
         diff.push(format!("ponder={}", s.candidates));
+        if s.hits_continue {
+            diff.push("hits-continue".to_string());
+        }
     }
     if diff.is_empty() {
         "tsumugi".to_string()
@@ -221,6 +229,7 @@ impl MatchArgs {
             let ponder = ponder.map(|n| PonderSettings {
                 candidates: usize::from(n),
                 margin_cp: self.ponder_margin_cp,
+                hits_continue: self.hits_continue,
             });
             let mut name = internal_name(&params, threads, ponder.as_ref());
             for (what, file) in [("book", book_file), ("weights", weights_file)] {

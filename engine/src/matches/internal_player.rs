@@ -319,7 +319,7 @@ mod tests {
     #[test]
     fn ponders_on_the_expected_reply_and_answers_after_a_hit_or_a_miss() {
         for candidates in [1, 3] {
-            let settings = PonderSettings { candidates, margin_cp: 300 };
+            let settings = PonderSettings { candidates, margin_cp: 300, hits_continue: false };
             let mut p = InternalPlayer::new(&spec(Some(settings)), SearchLimits::default());
             assert_eq!(p.new_game(), Ok(()));
             let mut pos = Position::startpos();

@@ -189,7 +189,7 @@ impl Engine {
             }
             return (outcome, stats);
         }
-        match answer_from_ponder(&mut self.ponder_cache, pos, control, limits) {
+        match answer_from_ponder(&mut self.ponder_cache, pos, control, limits, &self.ponder) {
             Ok(answer) => answer,
             Err(note) => {
                 let (mut outcome, stats) = self.run(pos, limits, control, info, false);

@@ -51,12 +51,16 @@ pub struct PonderSettings {
     /// Replies worse than the best by more than this (centipawns, for the opponent) are not
     /// searched.
     pub margin_cp: i32,
+    /// Under a node budget, a reply searched while pondering is searched again with the move's
+    /// whole budget from the warm table, even when its ponder search already had that budget:
+    /// nothing an answer at once saves can be spent on later moves (as with byoyomi alone).
+    pub hits_continue: bool,
 }
 
 impl Default for PonderSettings {
     /// The seed's values: at most 5 candidates, within 300 cp of the best.
     fn default() -> PonderSettings {
-        PonderSettings { candidates: 5, margin_cp: 300 }
+        PonderSettings { candidates: 5, margin_cp: 300, hits_continue: false }
     }
 }
 
@@ -157,11 +161,12 @@ impl Kept {
         self,
         control: &SearchControl,
         limits: &SearchLimits,
+        hits_continue: bool,
     ) -> Result<(SearchOutcome, SearchStats), String> {
         let ms = self.spent.as_millis();
         if let Some(nodes) = limits.nodes {
             // A node budget: the kept search had the move's budget, or it goes on.
-            if self.nodes >= nodes && self.outcome.best.is_some() {
+            if self.nodes >= nodes && self.outcome.best.is_some() && !hits_continue {
                 let mut outcome = self.outcome;
                 outcome.note = Some(format!(
                     "{ANSWERED_AT_ONCE} from the search of this reply (depth {}, {} nodes while \
@@ -208,9 +213,10 @@ pub fn answer_from_ponder(
     pos: &Position,
     control: &SearchControl,
     limits: &SearchLimits,
+    settings: &PonderSettings,
 ) -> Result<(SearchOutcome, SearchStats), Option<String>> {
     match cache.take(pos) {
-        Some(k) => k.answer(control, limits).map_err(Some),
+        Some(k) => k.answer(control, limits, settings.hits_continue).map_err(Some),
         None => Err(None),
     }
 }
@@ -290,7 +296,7 @@ pub fn ponder_candidates(
     if limits.nodes.is_none() && !control.is_stopped() && !control.is_pondering() {
         // `ponderhit`: the expected reply was played and the clock runs.
         let note = match kept.swap_remove(0) {
-            Some(hit) => match hit.answer(control, limits) {
+            Some(hit) => match hit.answer(control, limits, false) {
                 Ok(answer) => return Some(answer),
                 Err(note) => note,
             },
@@ -419,14 +425,14 @@ mod tests {
         let pos = Position::startpos();
         let m = moves(&pos, &["7g7f", "2g2f", "5g5f", "1g1f", "9g9f"]);
         let lines = vec![(m[0], 50), (m[1], 40), (m[2], -200), (m[3], -300), (m[4], -250)];
-        let s = PonderSettings { candidates: 5, margin_cp: 300 };
+        let s = PonderSettings { candidates: 5, margin_cp: 300, hits_continue: false };
         // -300 is 350 below the best: out; -250 is on the margin: in. The expected reply leads
         // even when it is out.
         assert_eq!(keep_candidates(&lines, m[1], &s), vec![m[1], m[0], m[2], m[4]]);
         assert_eq!(keep_candidates(&lines, m[3], &s), vec![m[3], m[0], m[1], m[2], m[4]]);
-        let two = PonderSettings { candidates: 2, margin_cp: 300 };
+        let two = PonderSettings { candidates: 2, margin_cp: 300, hits_continue: false };
         assert_eq!(keep_candidates(&lines, m[0], &two), vec![m[0], m[1]]);
-        let classic = PonderSettings { candidates: 1, margin_cp: 300 };
+        let classic = PonderSettings { candidates: 1, margin_cp: 300, hits_continue: false };
         assert_eq!(keep_candidates(&lines, m[2], &classic), vec![m[2]]);
         assert_eq!(keep_candidates(&[], m[2], &s), vec![m[2]]);
     }

@@ -350,7 +350,10 @@ mod tests {
         assert_eq!(o.threads, 3);
         assert_eq!(o.apply_setoption("name PonderCandidates value 1"), Ok(()));
         assert_eq!(o.apply_setoption("name PonderMarginCp value 150"), Ok(()));
-        assert_eq!(o.ponder_settings, PonderSettings { candidates: 1, margin_cp: 150 });
+        assert_eq!(
+            o.ponder_settings,
+            PonderSettings { candidates: 1, margin_cp: 150, hits_continue: false }
+        );
         assert_eq!(o.apply_setoption("name MultiPV value 3"), Ok(()));
         assert_eq!(o.multipv, 3);
         assert_eq!(o.apply_setoption("name NetworkDelay value 500"), Ok(()));
