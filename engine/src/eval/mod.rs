@@ -62,7 +62,7 @@ pub fn evaluate_with(pos: &Position, acc: &Accumulator, w: &Weights, scales: Sca
     let maps = AttackMaps::new(pos);
     let mut black = side_score(pos, Color::Black, &maps, w, scales, acc)
         - side_score(pos, Color::White, &maps, w, scales, acc);
-    if w.control_own.iter().chain(&w.control_enemy).any(|&x| x != 0) {
+    if w.control_on {
         black += control_score(pos, &maps, w);
     }
     let us = pos.side_to_move();

@@ -267,6 +267,9 @@ pub struct Weights {
     /// around the enemy king. Zero in the hand-set weights; learnt by `tsumugi learn fit`.
     pub control_own: [i32; CONTROL_CELLS],
     pub control_enemy: [i32; CONTROL_CELLS],
+    /// Whether a control weight is not zero, set where the tables are (here and in
+    /// `Weights::from_vector`): the evaluation skips the term without reading 72 numbers.
+    pub control_on: bool,
 }
 
 /// Distances from a king whose squares' control is weighed.
@@ -296,6 +299,7 @@ impl Weights {
             ks_defender: KS_DEFENDER,
             control_own: [0; CONTROL_CELLS],
             control_enemy: [0; CONTROL_CELLS],
+            control_on: false,
         }
     }
 }

@@ -133,6 +133,7 @@ impl Weights {
         }
         w.control_own.iter_mut().for_each(|x| *x = next());
         w.control_enemy.iter_mut().for_each(|x| *x = next());
+        w.control_on = w.control_own.iter().chain(&w.control_enemy).any(|&x| x != 0);
         Ok(w)
     }
 
@@ -221,8 +222,11 @@ mod tests {
     /// a control line of the wrong length is refused with its line.
     #[test]
     fn files_without_the_control_sections_still_read() {
-        let mut w = Weights::hand_set();
-        w.control_own[5] = 7;
+        let mut v = Weights::hand_set().to_vector();
+        let at = v.len() - 2 * crate::eval::weights::CONTROL_CELLS + 5;
+        v[at] = 7;
+        let w = Weights::from_vector(&v).unwrap_or_else(|e| panic!("{e}"));
+        assert!(w.control_on && w.control_own[5] == 7);
         let text = w.to_file_text(&[]);
         assert_eq!(Weights::from_file_text(&text, "w"), Ok(w.clone()));
         let old: String =

@@ -62,8 +62,8 @@ pub struct GenArgs {
     /// Search parameters file of the players.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
-    /// The players' evaluation weights (default: the built-in learnt ones; `hand-set` names the others): a second round plays with the
-    /// weights the first one learnt.
+    /// The players' evaluation weights (default: the built-in learnt ones; `hand-set` names
+    /// the others): a second round plays with the weights the first one learnt.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// No progress bar.
@@ -156,6 +156,22 @@ pub fn run(args: &LearnArgs) -> u8 {
     }
 }
 
+/// The weights of a file (or a built-in set's name), else the engine's default, the learnt ones.
+fn weights_or_default(path: Option<&std::path::Path>) -> Result<Weights, String> {
+    path.map_or_else(|| Ok(Weights::default()), Weights::load)
+}
+
+/// A progress bar over `games` games (hidden with `--quiet`).
+fn games_bar(games: usize, quiet: bool) -> Result<ProgressBar, String> {
+    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(games as u64) };
+    bar.set_style(
+        ProgressStyle::with_template("games [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})")
+            .map_err(|e| e.to_string())?
+            .progress_chars("=> "),
+    );
+    Ok(bar)
+}
+
 fn run_gen(args: &GenArgs) -> Result<(), String> {
     let openings = match args.openings.clone().or_else(default_openings) {
         Some(path) => read_openings(&path)?,
@@ -172,18 +188,10 @@ fn run_gen(args: &GenArgs) -> Result<(), String> {
         seed: args.seed,
         hash_mb: args.hash.max(1),
         params: params_from(args.params.as_deref(), &[])?,
-        weights: Arc::new(match &args.weights {
-            Some(path) => Weights::load(path)?,
-            None => Weights::default(),
-        }),
+        weights: Arc::new(weights_or_default(args.weights.as_deref())?),
         openings,
     };
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games as u64) };
-    bar.set_style(
-        ProgressStyle::with_template("games [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})")
-            .map_err(|e| e.to_string())?
-            .progress_chars("=> "),
-    );
+    let bar = games_bar(args.games, args.quiet)?;
     let started = Instant::now();
     let played = gen::run(&args.out, &settings, &mut |done, _| bar.set_position(done as u64))?;
     bar.finish_and_clear();
@@ -207,17 +215,9 @@ fn run_import(args: &ImportArgs) -> Result<(), String> {
         nodes: args.nodes.max(1),
         hash_mb: args.hash.max(1),
         params: params_from(args.params.as_deref(), &[])?,
-        weights: Arc::new(match &args.weights {
-            Some(path) => Weights::load(path)?,
-            None => Weights::default(),
-        }),
+        weights: Arc::new(weights_or_default(args.weights.as_deref())?),
     };
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(games.len() as u64) };
-    bar.set_style(
-        ProgressStyle::with_template("games [{bar:30}] {pos}/{len}, {elapsed} (eta {eta})")
-            .map_err(|e| e.to_string())?
-            .progress_chars("=> "),
-    );
+    let bar = games_bar(games.len(), args.quiet)?;
     // Games are scored side by side; each writes its own slot, so the file is in game order.
     let next = std::sync::atomic::AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<String>> =
@@ -244,10 +244,7 @@ fn run_import(args: &ImportArgs) -> Result<(), String> {
 }
 
 fn run_fit(args: &FitArgs) -> Result<(), String> {
-    let start = match &args.start {
-        Some(path) => Weights::load(path)?,
-        None => Weights::default(),
-    };
+    let start = weights_or_default(args.start.as_deref())?;
     let names = crate::eval::weights_file::sections();
     if let Some(f) =
         args.freeze.iter().find(|f| !names.iter().any(|s| s.name.starts_with(f.as_str())))

@@ -17,7 +17,7 @@ use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::engine::Engine;
 use crate::search::report::{Score, SearchLimits};
-use shogi::Color;
+use shogi::{Color, Move, Position};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -40,6 +40,31 @@ pub struct GenSettings {
     pub openings: Vec<Opening>,
 }
 
+/// An engine that searches `nodes` a move and nothing else: the root oracle, given time rather
+/// than nodes, is off, so that a search depends only on the position and the settings.
+pub(crate) fn fixed_node_engine(
+    params: &Params,
+    hash_mb: usize,
+    weights: &Arc<Weights>,
+    nodes: u64,
+) -> (Engine, SearchLimits) {
+    let mut params = params.clone();
+    params.oracle_root_ms = 0;
+    let mut engine = Engine::new(params, hash_mb);
+    engine.set_weights(Arc::clone(weights));
+    (engine, SearchLimits { depth: None, nodes: Some(nodes), multipv: 1 })
+}
+
+/// Whether `pos` is kept as quiet when `next` is played from it: not in check, the move before
+/// captured nothing, and `next` neither captures nor promotes (the evaluation then speaks for
+/// the position, as at the leaf of a quiescence search).
+pub(crate) fn is_quiet(pos: &Position, next: Move) -> bool {
+    !pos.in_check()
+        && pos.last_captured().get().is_none()
+        && !next.is_promotion()
+        && (next.is_drop() || pos.piece_at(next.to()).get().is_none())
+}
+
 /// One game's lines: its quiet positions, then its game line; `order` is the openings'
 /// shuffled order (the same for every game of a run).
 fn play(number: usize, settings: &GenSettings, order: &[usize]) -> String {
@@ -47,12 +72,8 @@ fn play(number: usize, settings: &GenSettings, order: &[usize]) -> String {
         Some(&i) => settings.openings[i].clone(),
         None => Opening::startpos(),
     };
-    let mut params = settings.params.clone();
-    // The root oracle is given time, not nodes: off, so that a game depends on nothing else.
-    params.oracle_root_ms = 0;
-    let mut engine = Engine::new(params, settings.hash_mb);
-    engine.set_weights(Arc::clone(&settings.weights));
-    let limits = SearchLimits { depth: None, nodes: Some(settings.nodes), multipv: 1 };
+    let (mut engine, limits) =
+        fixed_node_engine(&settings.params, settings.hash_mb, &settings.weights, settings.nodes);
     let mut pos = opening.position.clone();
     let mut kept: Vec<(String, Color, i32)> = Vec::new();
     let mut plies = 0;
@@ -78,11 +99,7 @@ fn play(number: usize, settings: &GenSettings, order: &[usize]) -> String {
             Score::Mate(n) if n > 0 => break ends(us, Reason::Mate, "mate found"),
             Score::Mate(_) => break ends(!us, Reason::Mate, "mate found"),
             Score::Cp(cp) => {
-                let quiet = !pos.in_check()
-                    && pos.last_captured().get().is_none()
-                    && !best.is_promotion()
-                    && (best.is_drop() || pos.piece_at(best.to()).get().is_none());
-                if quiet {
+                if is_quiet(&pos, best) {
                     kept.push((pos.to_sfen(), us, cp));
                 }
             }

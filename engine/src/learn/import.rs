@@ -10,10 +10,10 @@
 
 use crate::eval::weights::Weights;
 use crate::learn::data::{game_line, sample_line};
+use crate::learn::gen::{fixed_node_engine, is_quiet};
 use crate::params::Params;
 use crate::search::control::SearchControl;
-use crate::search::engine::Engine;
-use crate::search::report::{Score, SearchLimits};
+use crate::search::report::Score;
 use shogi::{Color, Move, Position};
 use std::sync::Arc;
 
@@ -78,20 +78,13 @@ pub struct ImportSettings {
 
 /// The data lines of game `number`: its quiet positions, labelled, then its game line.
 pub fn import_game(number: usize, game: &RecordedGame, settings: &ImportSettings) -> String {
-    let mut params = settings.params.clone();
     // Nodes, not time: the same records give the same file.
-    params.oracle_root_ms = 0;
-    let mut engine = Engine::new(params, settings.hash_mb);
-    engine.set_weights(Arc::clone(&settings.weights));
-    let limits = SearchLimits { depth: None, nodes: Some(settings.nodes), multipv: 1 };
+    let (mut engine, limits) =
+        fixed_node_engine(&settings.params, settings.hash_mb, &settings.weights, settings.nodes);
     let mut pos = game.start.clone();
     let mut text = String::new();
     for &next in &game.moves {
-        let quiet = !pos.in_check()
-            && pos.last_captured().get().is_none()
-            && !next.is_promotion()
-            && (next.is_drop() || pos.piece_at(next.to()).get().is_none());
-        if quiet {
+        if is_quiet(&pos, next) {
             let control = SearchControl::new(None, None, false);
             let outcome = engine.search(&pos, &limits, &control, &mut |_| {});
             if let Score::Cp(cp) = outcome.score {
