@@ -42,7 +42,7 @@ impl DoubleCount {
 pub enum Rules {
     /// Tsume-shogi rules, as composers publish answers: the attacker mates by the shortest
     /// line, the defender resists longest, and futile interpositions (無駄合) do not count
-    /// (see `Search::is_futile` in `search/main_line.rs` for the definition).
+    /// (see `search/futility.rs` for the rule).
     #[default]
     Tsume,
     /// Every legal evasion counts, interpositions included.

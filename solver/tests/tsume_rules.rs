@@ -158,3 +158,51 @@ fn the_refinement_ends_when_only_doubtful_questions_are_left() {
         .unwrap_or_else(|e| panic!("no answer within 300 s: {e}"));
     assert_eq!(mate_line(sfen, &r, Rules::Tsume).len(), 85);
 }
+
+/// The futility of each interposition of `sfen` (the defender to move, in check) as the solver
+/// rules it, by USI move.
+fn futility(sfen: &str) -> Vec<(String, bool)> {
+    let pos = position(sfen);
+    stack::run_on_search_thread("test", move || {
+        let mut solver = Solver::new(SolverConfig { hash_mb: 16, ..SolverConfig::default() });
+        let attacker = !pos.side_to_move();
+        let evasions = solver.classify_evasions(&pos, attacker, &AtomicBool::new(false));
+        evasions.into_iter().map(|(m, futile)| (m.to_string(), futile)).collect()
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn futile(classified: &[(String, bool)], mv: &str) -> bool {
+    classified
+        .iter()
+        .find(|(m, _)| m == mv)
+        .unwrap_or_else(|| panic!("{mv} is not an evasion: {classified:?}"))
+        .1
+}
+
+/// The lance on 5i checks the king on 5e up the file. A pawn dropped on 5f, next to the king,
+/// taken by the lance (it cannot promote on 5f) leaves the king 4e, 6e and 6f; taken by the
+/// gold on 4g it is mate at once (the gold covers 4e, 6e, 4f, 6f, the rook on 9d rank d, and
+/// the lance guards the gold). Composers call that drop futile, whichever piece takes it.
+#[test]
+fn a_drop_taken_with_mate_by_another_piece_than_the_checker_is_futile() {
+    let sfen = "9/9/9/R8/4k4/9/5G3/9/4L4 w p 1";
+    let classified = futility(sfen);
+    assert!(futile(&classified, "P*5f"), "{classified:?}");
+    // The king's moves are never interpositions.
+    assert!(!futile(&classified, "5e4e"), "{classified:?}");
+}
+
+/// The rook on 9a checks the king on 1a along the first rank. A pawn dropped on 2a and taken by
+/// the rook is taken back by the king (nothing guards 2a), after which ▲２二金 (the pawn on 2c
+/// guards 2b) still mates: the attacker mates, but not by taking the pawn and going on as
+/// before. The drop is a real defence, not a futile one.
+#[test]
+fn a_drop_whose_capturer_the_king_takes_back_is_not_futile() {
+    let sfen = "R7k/9/7P1/9/9/9/9/9/9 w Gp 1";
+    let classified = futility(sfen);
+    assert!(!futile(&classified, "P*2a"), "{classified:?}");
+    // Further from the king, the rook takes the pawn unanswered: the same check, nearer. Not
+    // mated here (the king goes to 1b), so not futile either.
+    assert!(!futile(&classified, "P*4a"), "{classified:?}");
+}

@@ -15,10 +15,11 @@
 //!   up to 5,000 times the nodes on the YaneuraOu samples. For the same reason a non-promotion
 //!   does not wait for its promotion: it cut 図巧1's first proof by a quarter, but 図巧 #37,
 //!   where the non-promotion is the key, took 13 times the nodes, and the set 30 % more.)
-//! - under tsume rules, an interposition, which waits for its futility test (see
-//!   [`Edge::Futility`]): while the test is unsettled the interposition is not searched, if it
-//!   is proven the interposition is futile (it is *covered*: mated and not counted), and only
-//!   if it fails is the interposition searched as a defence.
+//! - under tsume rules, an interposition, which waits for its futility tests (see
+//!   [`Edge::Futility`] and [`super::futility`]), each test for the one before: while a test is
+//!   unsettled the interposition is not searched, if one is proven the interposition is futile
+//!   (it is *covered*: mated and not counted), and only if every one fails is the
+//!   interposition searched as a defence.
 //!
 //! An inactive child is neither estimated nor counted in its parent's numbers; its gate's
 //! child stands for it.
@@ -68,13 +69,24 @@ pub(super) struct Child {
     pub(super) gate: Option<Gate>,
     /// Whether `value` has been looked up or estimated (inactive children wait for it).
     pub(super) estimated: bool,
+    /// An interposition whose gates lead back to futility tests (see [`is_covered`]).
+    pub(super) tested: bool,
 }
 
 impl Child {
     /// A child not yet looked up or estimated.
     pub(super) fn new(mv: Move, edge: Edge, gate: Option<Gate>) -> Child {
         let value = Value::unknown(1, 1, Hand::EMPTY);
-        Child { mv, edge, id: NodeId::default(), value, group: 0, gate, estimated: false }
+        Child {
+            mv,
+            edge,
+            id: NodeId::default(),
+            value,
+            group: 0,
+            gate,
+            estimated: false,
+            tested: false,
+        }
     }
 
     pub(super) fn is_futility_test(&self) -> bool {
@@ -98,16 +110,23 @@ pub(super) fn is_active(children: &[Child], i: usize) -> bool {
     }
 }
 
-/// Whether child `i` is an interposition found futile: its futility test is proven.
+/// Whether child `i` is an interposition found futile: one of the futility tests its gates
+/// lead back to is proven (the tests of one interposition wait for each other, and the drops
+/// on one square wait for the first, whose tests they share).
 #[inline]
 pub(super) fn is_covered(children: &[Child], i: usize) -> bool {
-    match children[i].gate {
-        Some(g) if children[g.on as usize].is_futility_test() => {
-            let test = &children[g.on as usize];
-            test.estimated && test.value.is_proven()
-        }
-        _ => false,
+    if !children[i].tested {
+        return false;
     }
+    let mut gate = children[i].gate;
+    while let Some(g) = gate {
+        let on = &children[g.on as usize];
+        if on.is_futility_test() && on.estimated && on.value.is_proven() {
+            return true;
+        }
+        gate = on.gate;
+    }
+    false
 }
 
 /// The value a child shows its parent while unsolved. A futility test cannot disprove an AND

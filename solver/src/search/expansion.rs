@@ -2,6 +2,7 @@
 
 use super::children::{is_active, Child, Edge, Gate, Opens};
 use super::dfpn::{Frame, Search};
+use super::futility::{futility_captures, king_escapes, play_test, unplay_test};
 use super::hands::{and_proof_hand, saturate_held};
 use super::value::Value;
 use crate::config::DoubleCount;
@@ -27,13 +28,14 @@ impl Search<'_> {
 
     /// Expands `pos`: its moves become children, gated as [`super::children`] describes, none
     /// of them estimated yet; `order` lists them group by group.
-    pub(super) fn expand(&mut self, pos: &Position, frame: &mut Frame) {
+    pub(super) fn expand(&mut self, pos: &mut Position, frame: &mut Frame) {
         let Frame { moves, children, order } = frame;
         moves.clear();
         children.clear();
         let or_node = self.node_moves(pos, moves);
         let blocks = if or_node { None } else { blocking_squares(pos) };
-        let tsume = self.futility_tests;
+        let tsume = self.futility_tests && blocks.is_some_and(|(_, line)| line.is_nonempty());
+        let escapes = if tsume { king_escapes(pos) } else { Bitboard::default() };
         // The last interposition by drop on each square, which the next one waits for; when
         // not under futility tests, on any square (one chain).
         let mut drop_chain: [Option<u16>; Square::NUM] = [None; Square::NUM];
@@ -48,6 +50,16 @@ impl Search<'_> {
             children.push(Child::new(mv, edge, gate));
             index
         };
+        // The futility tests of an interposition, each waiting for the one before to fail;
+        // returns the gate the interposition waits behind (the last test's failure).
+        let push_tests = |children: &mut Vec<Child>, pos: &mut Position, mv: Move| {
+            let mut gate = None;
+            for &capture in futility_captures(pos, mv, escapes).as_slice() {
+                let on = push(children, mv, Edge::Futility { capture }, gate);
+                gate = Some(Gate { on, opens_on: Opens::Disproven });
+            }
+            gate
+        };
         // Promotions and everything else first, so that gates point backwards.
         for &mv in moves.iter() {
             let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
@@ -55,26 +67,20 @@ impl Search<'_> {
                 let gate = last_drop.map(|on| Gate { on, opens_on: fails });
                 last_drop = Some(push(children, mv, Edge::Move, gate));
             } else if block && mv.is_drop() {
-                // Under futility tests, interpositions by drop on one square wait for each other.
+                // Under futility tests, interpositions by drop on one square wait for each
+                // other (their tests are the same: the dropped piece goes back to the hand).
                 let to = mv.to().index();
                 let gate = match drop_chain[to] {
                     Some(on) => Some(Gate { on, opens_on: fails }),
-                    None => {
-                        // The first interposition on this square: its futility test first.
-                        let test = self.futility_edge(pos, mv);
-                        test.map(|edge| Gate {
-                            on: push(children, mv, edge, None),
-                            opens_on: Opens::Disproven,
-                        })
-                    }
+                    None => push_tests(children, pos, mv),
                 };
-                drop_chain[to] = Some(push(children, mv, Edge::Move, gate));
+                let i = push(children, mv, Edge::Move, gate);
+                children[i as usize].tested = true;
+                drop_chain[to] = Some(i);
             } else if tsume && block {
-                let gate = self.futility_edge(pos, mv).map(|edge| Gate {
-                    on: push(children, mv, edge, None),
-                    opens_on: Opens::Disproven,
-                });
-                push(children, mv, Edge::Move, gate);
+                let gate = push_tests(children, pos, mv);
+                let i = push(children, mv, Edge::Move, gate);
+                children[i as usize].tested = true;
             } else {
                 push(children, mv, Edge::Move, None);
             }
@@ -88,20 +94,6 @@ impl Search<'_> {
         order.sort_by_key(|&i| children[i as usize].group);
     }
 
-    /// The futility test of interposition `mv` (see [`Edge::Futility`]), when the checker can
-    /// take the interposed piece: a rook or bishop promotes if it can (a promoted one moves as
-    /// it did and more), a lance does not.
-    pub(super) fn futility_edge(&self, pos: &Position, mv: Move) -> Option<Edge> {
-        let checker = pos.checkers().lsb()?;
-        let kind = pos.piece_at(checker).kind();
-        let attacker = !pos.side_to_move();
-        let to = mv.to();
-        let zone = |sq: Square| sq.rank().relative_to(attacker) < 3;
-        let promote =
-            matches!(kind, PieceKind::Rook | PieceKind::Bishop) && (zone(checker) || zone(to));
-        Some(Edge::Futility { capture: Move::with_promotion(checker, to, promote) })
-    }
-
     /// Plays the way from a node to its child (and [`Search::unplay`] takes it back).
     /// Returns `false`, with nothing played, when a futility test's capture is illegal.
     pub(super) fn play(&mut self, pos: &mut Position, c: &Child) -> bool {
@@ -113,9 +105,7 @@ impl Search<'_> {
                     pos.unmake_move();
                     return false;
                 }
-                pos.make_move(capture);
-                let taken = pos.last_captured().kind().unpromote();
-                pos.make_hand_transfer(taken, self.attacker);
+                play_test(pos, capture, self.attacker);
             }
         }
         true
@@ -123,8 +113,7 @@ impl Search<'_> {
 
     pub(super) fn unplay(&mut self, pos: &mut Position, c: &Child) {
         if let Edge::Futility { .. } = c.edge {
-            pos.unmake_hand_transfer();
-            pos.unmake_move();
+            unplay_test(pos);
         }
         pos.unmake_move();
     }
@@ -346,7 +335,7 @@ mod tests {
             &limits,
         );
         let mut frame = Frame::default();
-        search.expand(&pos, &mut frame);
+        search.expand(&mut pos.clone(), &mut frame);
         let drops: Vec<(usize, String)> = frame
             .children
             .iter()

@@ -29,7 +29,6 @@
 //! short, the line is still the main line of the mates known, and is reported as not proven
 //! shortest.
 
-use super::children::Child;
 use super::dfpn::Search;
 use super::expansion::{blocking_squares, is_block};
 use super::value::Value;
@@ -80,7 +79,7 @@ pub(super) struct MainLine {
 const REPROVE_CAP: u64 = 200_000;
 /// 99 % of the futile interpositions of 図巧1 are proven within 1,500 nodes; a test that is not
 /// settled by the cap counts the interposition as a defence.
-const FUTILITY_CAP: u64 = 5_000;
+pub(super) const FUTILITY_CAP: u64 = 5_000;
 /// The node cap of each question for a shorter mate, on the first pass along the line; each
 /// pass that settles nothing new asks the questions left open again with a cap this many times
 /// larger, so that no single hard question near the root uses up the budget before the easy
@@ -144,15 +143,15 @@ impl Search<'_> {
         // keep that proof): not asked again.
         let mut repeated: HashSet<(u64, u16)> = HashSet::new();
         let mut cap = FIRST_QUESTION_CAP;
-        // The length of the last line reported to the listener.
-        let mut reported = None;
+        // The last line reported to the listener.
+        let mut reported: Option<Vec<Move>> = None;
         loop {
             let end = if cap <= LAST_PROBE_CAP { probes_end } else { proofs_end };
             let len = self.line_value(root, &mut memo)?;
             let (moves, positions) = self.read_line(root, &mut memo, len)?;
-            if reported != Some(len.plies) {
-                reported = Some(len.plies);
+            if reported.as_ref() != Some(&moves) {
                 self.report_line(&moves);
+                reported = Some(moves.clone());
             }
             if self.stopped {
                 return Some(MainLine { moves, len, proven_shortest: false });
@@ -327,7 +326,7 @@ impl Search<'_> {
     }
 
     /// Whether the table (or a short search) proves the position at the end of the path.
-    fn proven_here(&mut self, pos: &mut Position, cap: u64) -> bool {
+    pub(super) fn proven_here(&mut self, pos: &mut Position, cap: u64) -> bool {
         let hand = self.attacker_hand(pos);
         if self
             .table
@@ -338,56 +337,6 @@ impl Search<'_> {
         }
         let depth = self.unbounded_depth(self.path.len());
         self.prove_within(pos, depth, cap).is_some_and(|v| v.is_proven())
-    }
-
-    /// Whether the interposition `mv` at the AND node `pos` is futile (無駄合).
-    ///
-    /// **Definition.** An interposition (a drop, or a move of a piece other than the king,
-    /// onto a square between a long-range checker and the king) is futile when the checker
-    /// can take the interposed piece and the *futility test* position is mated: the checker on
-    /// that square, the piece back in the defender's hand (see
-    /// [`super::children::Edge::Futility`]), a rook or bishop promoting when it can.
-    ///
-    /// **Why.** Composers call an interposition futile when the attacker takes it and mates
-    /// without using the piece: it only delays the mate. The test position is exactly that:
-    /// the node as it would be had the checker come nearer, with nothing gained by the
-    /// attacker and nothing lost by the defender. One that the checker cannot take, or whose
-    /// piece the attacker needs (the test position lacks it), is a real defence (中合) and
-    /// counts with its own length.
-    ///
-    /// **Known limits.** The length of the mate after the capture is not compared: an
-    /// interposition taken and mated without its piece, but by a longer mate than the other
-    /// defences allow, is still futile here. (Requiring the test to be mated within the other
-    /// defences' length matched fewer published answers of 将棋図巧: 58 of 95, against 67.)
-    /// Only the checker's capture is tried; an interposition answered by another piece's
-    /// capture counts as a defence. A test not settled within its node cap counts the
-    /// interposition.
-    pub(super) fn is_futile(
-        &mut self,
-        pos: &mut Position,
-        mv: Move,
-        cache: Option<&mut HashMap<u64, bool>>,
-    ) -> bool {
-        let Some(edge) = self.futility_edge(pos, mv) else { return false };
-        let test = Child::new(mv, edge, None);
-        if !self.play(pos, &test) {
-            return false;
-        }
-        self.enter(pos);
-        let key = pos.key();
-        let futile = match cache.as_ref().and_then(|c| c.get(&key)) {
-            Some(&f) => f,
-            None => {
-                let f = !self.is_repetition() && self.proven_here(pos, FUTILITY_CAP);
-                if let Some(c) = cache {
-                    c.insert(key, f);
-                }
-                f
-            }
-        };
-        self.leave();
-        self.unplay(pos, &test);
-        futile
     }
 
     /// The value of `pos` (the end of the path) under the rules: see the module comment.

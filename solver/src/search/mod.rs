@@ -29,6 +29,7 @@ mod children;
 mod dfpn;
 mod double_count;
 mod expansion;
+mod futility;
 mod hands;
 mod line;
 mod main_line;
