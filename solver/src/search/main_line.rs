@@ -122,6 +122,33 @@ pub(super) struct LineMemo {
     futile: HashMap<u64, bool>,
     /// Bumped whenever a value rests on a repetition of the current path.
     repetitions_met: u64,
+    /// For each position valued, the positions whose values read it (see
+    /// [`LineMemo::forget_above`]).
+    readers: HashMap<u64, Vec<u64>>,
+    /// The positions being valued, from the outermost.
+    computing: Vec<u64>,
+}
+
+impl LineMemo {
+    /// Forgets the value of `key` and of every position whose value was read from it, directly
+    /// or not (and every value resting on a repetition): after a shorter mate was found at
+    /// `key`, exactly the values that may now be shorter. The others keep theirs, which stay
+    /// the lengths of real mates; one that a shorter mate found elsewhere makes stale is
+    /// caught when the refinement asks its question.
+    fn forget_above(&mut self, key: u64) {
+        let mut todo = vec![key];
+        let mut seen: HashSet<u64> = HashSet::new();
+        while let Some(k) = todo.pop() {
+            if !seen.insert(k) {
+                continue;
+            }
+            self.known.remove(&k);
+            if let Some(readers) = self.readers.get(&k) {
+                todo.extend(readers.iter().copied());
+            }
+        }
+        self.by_path.clear();
+    }
 }
 
 impl Search<'_> {
@@ -159,8 +186,8 @@ impl Search<'_> {
             // The OR nodes of the line, from the end (short, cheap questions first).
             // `unsettled`: a question cut at its cap, worth asking again with a larger one;
             // `doubtful`: a question answered "shorter" that did not shorten the line.
-            let (mut shortened, mut unsettled, mut doubtful, mut spent) =
-                (false, false, false, false);
+            let (mut shortened_at, mut unsettled, mut doubtful, mut spent) =
+                (None, false, false, false);
             let or_parity = usize::from(root.side_to_move() != self.attacker);
             for i in (0..moves.len()).rev().filter(|i| i % 2 == or_parity) {
                 let question = (positions[i].0, positions[i].1.plies);
@@ -190,7 +217,7 @@ impl Search<'_> {
                 match found {
                     Shorter::Found => {
                         repeated.insert(question);
-                        shortened = true;
+                        shortened_at = Some(question.0);
                         break;
                     }
                     Shorter::None => {
@@ -205,13 +232,11 @@ impl Search<'_> {
                     return Some(MainLine { moves, len, proven_shortest: false });
                 }
             }
-            if shortened {
-                // The new proofs may shorten any value computed so far, on the line or off it
-                // (a defence the new line may take): forget them all but the futility tests.
-                // Forgetting only the line's own values left the line to pass through stale
-                // ones.
-                memo.known.clear();
-                memo.by_path.clear();
+            if let Some(key) = shortened_at {
+                // The new proof shortens the value there and may shorten every value read from
+                // it, on the line or off it (a defence the new line may take). Forgetting only
+                // the line's own values left the line to pass through stale ones.
+                memo.forget_above(key);
             } else if unsettled
                 && !spent
                 && cap < end - start
@@ -343,9 +368,23 @@ impl Search<'_> {
     /// `None` when it cannot be shown proven (a repetition, a lost proof, a limit).
     fn line_value(&mut self, pos: &mut Position, memo: &mut LineMemo) -> Option<MateLen> {
         let key = pos.key();
+        if let Some(&reader) = memo.computing.last() {
+            let readers = memo.readers.entry(key).or_default();
+            if !readers.contains(&reader) {
+                readers.push(reader);
+            }
+        }
         if let Some(k) = memo.by_path.get(&self.path_hash()).or_else(|| memo.known.get(&key)) {
             return k.len;
         }
+        memo.computing.push(key);
+        let v = self.value_here(pos, memo, key);
+        memo.computing.pop();
+        v
+    }
+
+    /// [`Search::line_value`] of a position not yet valued.
+    fn value_here(&mut self, pos: &mut Position, memo: &mut LineMemo, key: u64) -> Option<MateLen> {
         let ply = self.path.len();
         if self.stopped || self.guard.exhausted(ply) {
             return None;
