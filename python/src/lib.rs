@@ -28,8 +28,8 @@ const HASH_MB: std::ops::RangeInclusive<i64> = 1..=65536;
 /// nodes: node limit; 0: none.
 /// rules: "tsume" (tsume-shogi rules, as composers publish answers: shortest mate, longest
 ///     resistance, futile interpositions not counted) or "pure" (every interposition counts).
-/// threads: search threads sharing the table, at least 1 (helpers beside the main thread
-///     during the proof; the main line is the main thread's).
+/// threads: search threads sharing the table, at least 1 (helpers beside the main thread in
+///     every phase: the proof, and the questions that shorten the main line).
 /// hash_mb: transposition table size in MiB (1 to 65536).
 /// any_mate: answer the first mate proven instead of the shortest main line.
 ///

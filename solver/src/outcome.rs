@@ -24,6 +24,7 @@ pub enum Outcome {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveResult {
     pub outcome: Outcome,
+    /// Child positions made, by every thread.
     pub nodes: u64,
     pub elapsed: Duration,
     /// The answer is a timeout because every line the search could not settle ended at the
@@ -34,9 +35,21 @@ pub struct SolveResult {
     pub main_line: bool,
     /// For a mate: no shorter mate exists (every question about one was settled).
     pub proven_shortest: bool,
-    /// Nodes expanded (the count shtsume and KomoringHeights report); `nodes` counts every
-    /// child position made.
+    /// Nodes expanded by every thread (the count shtsume and KomoringHeights report); `nodes`
+    /// counts every child position made.
     pub expansions: u64,
+    /// When the parts of the answer were done.
+    pub phases: Phases,
+}
+
+/// When the parts of an answer were done, each as (time since the start, nodes of every
+/// thread): the first proof, and the final main line (tsume rules). What follows the final
+/// line, up to `elapsed`, is the proof that no shorter mate is left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Phases {
+    pub first_proof: (Duration, u64),
+    /// `None` without a main line.
+    pub final_line: Option<(Duration, u64)>,
 }
 
 impl SolveResult {
@@ -50,6 +63,7 @@ impl SolveResult {
             main_line: false,
             proven_shortest: false,
             expansions: 0,
+            phases: Phases::default(),
         }
     }
 }

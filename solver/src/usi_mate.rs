@@ -209,6 +209,15 @@ impl MateSearch {
                 out.send("checkmate nomate")
             }
             Outcome::Mate(moves) => {
+                if let Some((line, _)) = r.phases.final_line {
+                    let ms = |d: std::time::Duration| d.as_millis();
+                    out.info_string(&format!(
+                        "first proof at {} ms, this line at {} ms, then {} ms looking for a shorter one",
+                        ms(r.phases.first_proof.0),
+                        ms(line),
+                        ms(r.elapsed.saturating_sub(line)),
+                    ))?;
+                }
                 if !r.main_line {
                     out.info_string("the line is one line of the proof, not the main line")?;
                 } else if !r.proven_shortest {

@@ -2,7 +2,7 @@
 //!
 //! `USI_Hash`, `Rules` (`tsume`: the composer's answer, futile interpositions not counted;
 //! `pure`: every interposition counts), `DoubleCount`, `NodeLimit` (which limits every search),
-//! `Threads` (search threads sharing the table), `DepthLimit` (the deepest ply searched; a
+//! `Threads` (search threads sharing the table; [`default_threads`]), `DepthLimit` (the deepest ply searched; a
 //! search that finds nothing within it answers `checkmate timeout`, never `nomate`) and
 //! `TableFile` (a file that keeps the table across runs, see [`crate::table_file`]; empty:
 //! none). `USI_Ponder`, which GUIs send whether or not it is listed, is accepted and ignored.
@@ -30,12 +30,28 @@ const TABLE_FILE: Text = Text::string("TableFile");
 const THREADS: Spin = Spin::new("Threads", 1, THREADS_MAX);
 const PONDER: Check = Check::new("USI_Ponder");
 
+/// `Threads` until a GUI sets it: as KomoringHeights (and YaneuraOu) start, 4, but never
+/// more than the machine's cores (a thread beyond them only takes time from the others).
+pub fn default_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.min(4)
+}
+
 /// Everything `setoption` can change.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
     pub solver: SolverConfig,
     /// Nodes per search; 0 = unlimited.
     pub node_limit: u64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            solver: SolverConfig { threads: default_threads(), ..SolverConfig::default() },
+            node_limit: 0,
+        }
+    }
 }
 
 impl EngineOptions {
@@ -90,6 +106,16 @@ impl EngineOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Threads` starts at 4 or the machine's cores if fewer, and `usi` says so.
+    #[test]
+    fn threads_default_to_the_machine() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let o = EngineOptions::default();
+        assert_eq!(o.solver.threads, cores.min(4));
+        let line = format!("option name Threads type spin default {} min 1 max 1024", cores.min(4));
+        assert!(o.usi_option_lines().contains(&line), "{:?}", o.usi_option_lines());
+    }
 
     #[test]
     fn options() {

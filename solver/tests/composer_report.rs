@@ -142,7 +142,7 @@ fn the_report_command_writes_text_html_and_kif_and_reads_a_kif_with_its_intended
         questions_time_ms: 10_000,
         question_nodes: 100_000,
         hash: 16,
-        threads: 1,
+        threads: Some(1),
         jobs: Some(1),
         json: false,
         html: Some(dir.join("html")),

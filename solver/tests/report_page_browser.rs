@@ -41,7 +41,7 @@ fn report(file: &Path, json: bool, html: Option<PathBuf>) -> String {
         questions_time_ms: 2_000,
         question_nodes: 50_000,
         hash: 64,
-        threads: 1,
+        threads: Some(1),
         jobs: Some(1),
         json,
         html,

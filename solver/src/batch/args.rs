@@ -45,11 +45,11 @@ pub struct SolveArgs {
     /// (default: one per core). Results are printed in file order.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
-    /// Search threads per problem, sharing its table (helpers beside the main thread during
-    /// the first proof). With `--jobs`, each job has this many.
-    #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: u16,
+    /// Search threads per problem, sharing its table (helpers beside the main thread in every
+    /// phase). Default: the cores the jobs leave spare, shared among them (a file with fewer
+    /// problems than cores gives each problem several threads).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
     /// Solve only shard K of N: the K-th of every N problems (K from 1), so that N processes
     /// (a Slurm job array, GNU parallel) share a file. Bad lines are reported by their shard.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
@@ -109,6 +109,11 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The threads each of `jobs` jobs gets by default: the cores shared among them.
+pub fn default_threads(jobs: usize) -> usize {
+    (default_jobs() / jobs.max(1)).max(1)
+}
+
 fn parse_double_count(text: &str) -> Result<DoubleCount, String> {
     DoubleCount::from_name(text)
         .ok_or_else(|| format!("expected one of {}", DoubleCount::NAMES.join(", ")))
@@ -128,6 +133,17 @@ fn parse_hash(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Spare cores go to the problems as threads: one job gets them all, as many jobs as
+    /// cores one each, never none.
+    #[test]
+    fn threads_share_the_cores_the_jobs_leave() {
+        let cores = default_jobs();
+        assert_eq!(default_threads(1), cores);
+        assert_eq!(default_threads(cores), 1);
+        assert_eq!(default_threads(cores * 3), 1);
+        assert_eq!(default_threads(0), cores);
+    }
 
     #[test]
     fn shards() {

@@ -84,7 +84,7 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         any_mate: args.any_mate,
         max_ply: args.depth_limit,
         table_file: args.table_file.clone(),
-        threads: usize::from(args.threads),
+        threads: args.threads.map_or_else(|| args::default_threads(jobs), usize::from),
     };
     // A table file is opened here, so that a refused one ends the run before any work; the
     // first worker takes this solver.
@@ -290,7 +290,7 @@ mod tests {
             jsonl: false,
             report: false,
             jobs: Some(1),
-            threads: 1,
+            threads: Some(1),
             shard: None,
             check,
             quiet: true,

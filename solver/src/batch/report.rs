@@ -24,6 +24,12 @@ pub struct ProblemReport {
     /// Nodes expanded (the count shtsume and KomoringHeights report as nodes).
     pub expansions: u64,
     pub time_ms: f64,
+    /// When the first proof was done, and when the final main line was first found (tsume
+    /// rules); the rest of `time_ms` proved that no shorter mate is left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_proof_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_line_ms: Option<f64>,
     pub matches_answer: Option<bool>,
     /// `match`, `mismatch`, `length_warning`, `unchecked` or `skipped`.
     pub verdict: &'static str,
@@ -160,6 +166,9 @@ pub fn result_line(r: &ProblemReport) -> String {
         }
     }
     s.push_str(&format!("nodes={} expansions={} time={:.1}ms", r.nodes, r.expansions, r.time_ms));
+    if let (Some(proof), Some(line)) = (r.first_proof_ms, r.final_line_ms) {
+        s.push_str(&format!(" first-proof={proof:.1}ms final-line={line:.1}ms"));
+    }
     if let Some(note) = &r.note {
         s.push_str(&format!(" [{note}]"));
     }
@@ -208,7 +217,9 @@ pub(super) fn report_problem(
         plies,
         nodes: r.nodes,
         expansions: r.expansions,
-        time_ms: (r.elapsed.as_secs_f64() * 1e6).round() / 1e3,
+        time_ms: millis(r.elapsed),
+        first_proof_ms: r.phases.final_line.map(|_| millis(r.phases.first_proof.0)),
+        final_line_ms: r.phases.final_line.map(|(t, _)| millis(t)),
         matches_answer: verdict.matches(),
         verdict: verdict.name(),
         note: join_notes([
@@ -219,6 +230,11 @@ pub(super) fn report_problem(
         ]),
         composer: None,
     }
+}
+
+/// Milliseconds, to the microsecond.
+fn millis(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// What a mate's line is, when it is not the proven main line.

@@ -34,10 +34,10 @@ pub struct ReportArgs {
     /// Transposition table size in MiB (shared by all questions of a problem).
     #[arg(long, value_name = "MB", default_value_t = SolverConfig::default().hash_mb)]
     pub hash: usize,
-    /// Search threads of each problem's own solve (sharing its table).
-    #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: u16,
+    /// Search threads of each problem's solve and of each of its questions (sharing its
+    /// table). Default: the cores the jobs leave spare, shared among them.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
     /// Problems checked at once (default: one per core), each with its share of `--hash`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
@@ -85,7 +85,9 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     let config = SolverConfig {
         hash_mb: (args.hash / jobs).max(1),
         rules: Rules::Tsume,
-        threads: usize::from(args.threads),
+        threads: args
+            .threads
+            .map_or_else(|| crate::batch::args::default_threads(jobs), usize::from),
         ..SolverConfig::default()
     };
     let limits = ReportLimits {

@@ -78,6 +78,13 @@ pub(super) struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// Makes this search helper `k`'s (from 1): it searches the same tree in its own way, so
+    /// that the helpers spread over it (see [`super::team`]). A wider df-pn+ ε keeps it longer
+    /// in a subtree than the main thread.
+    pub(super) fn vary(&mut self, k: usize) {
+        self.epsilon_quarters = 1 + k.min(64) as u32;
+    }
+
     pub(super) fn attacker_hand(&self, pos: &Position) -> Hand {
         pos.hand(self.attacker)
     }

@@ -4,6 +4,7 @@
 
 use super::dfpn::Search;
 use super::expansion::{blocking_squares, is_block};
+use super::team::Team;
 use super::value::Value;
 use crate::config::Rules;
 use crate::mate_line::only_interpositions_left;
@@ -13,18 +14,19 @@ use shogi::{Color, Hand, Move, MoveList, Position};
 
 impl Search<'_> {
     /// Pure rules: the exact shortest mate from a root proven with a `first`-ply mate. The same
-    /// search runs with a bound ("is there a mate within L - 2?") until none is left; the
-    /// table keeps proofs with their length and bounded disproofs with their depth, so the
-    /// rounds share it. The line is then built from exact lengths. `None` if a limit cut it.
+    /// search runs with a bound ("is there a mate within L - 2?"), the team's helpers beside
+    /// it, until none is left; the table keeps proofs with their length and bounded disproofs
+    /// with their depth, so the rounds share it. The line is then built from exact lengths. `None` if a limit cut it.
     pub(super) fn shortest_pure_line(
         &mut self,
         root: &mut Position,
         first: u16,
+        team: &mut Team<'_>,
     ) -> Option<Vec<Move>> {
         let mut shortest = first;
         while shortest >= 2 && !self.aborted {
             let bound = shortest - 2;
-            let shorter = self.answer(root, bound);
+            let shorter = team.prove_beside(bound, || self.answer(root, bound));
             if shorter.pn != 0 {
                 // A disproof that ended at the stack guard does not cover the bound.
                 if shorter.depth < bound {

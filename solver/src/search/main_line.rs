@@ -31,10 +31,13 @@
 
 use super::dfpn::Search;
 use super::expansion::{blocking_squares, is_block};
+use super::team::{Pass, Question, Team};
 use super::value::Value;
 use crate::config::Rules;
 use shogi::{Move, MoveList, Position};
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// A mate's length under the rules in force, and the pieces the attacker holds at its end.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -73,6 +76,8 @@ pub(super) struct MainLine {
     pub(super) len: MateLen,
     /// Every question of the refinement was settled: no shorter mate exists.
     pub(super) proven_shortest: bool,
+    /// When this line was first found (time since the start, nodes of every thread).
+    pub(super) final_line: Option<(std::time::Duration, u64)>,
 }
 
 /// Node caps of the questions the main line asks.
@@ -152,16 +157,19 @@ impl LineMemo {
 }
 
 impl Search<'_> {
-    /// The main line from `root` (proven to mate), refined within `budget`.
+    /// The main line from `root` (proven to mate), refined within `budget`, the team's
+    /// helpers taking the questions beside this thread.
     pub(super) fn main_line(
         &mut self,
         root: &mut Position,
         budget: RefineBudget,
+        team: &mut Team<'_>,
     ) -> Option<MainLine> {
-        let base = self.path.len();
-        let start = self.nodes;
-        let probes_end = start.saturating_add(budget.probes);
-        let proofs_end = start.saturating_add(budget.proofs);
+        // Nodes of every thread since the refinement began.
+        let (own, helpers) = (self.nodes, team.helper_nodes());
+        let spent = |search: &Search<'_>, team: &Team<'_>| {
+            (search.nodes - own) + (team.helper_nodes() - helpers)
+        };
         let mut memo = LineMemo::default();
         // Questions settled with no shorter mate, and the cap each unsettled one was cut at.
         let mut settled: HashSet<(u64, u16)> = HashSet::new();
@@ -170,25 +178,30 @@ impl Search<'_> {
         // keep that proof): not asked again.
         let mut repeated: HashSet<(u64, u16)> = HashSet::new();
         let mut cap = FIRST_QUESTION_CAP;
-        // The last line reported to the listener.
+        // The last line reported to the listener, and when it was found.
         let mut reported: Option<Vec<Move>> = None;
+        let mut final_line = (self.start.elapsed(), 0);
         loop {
-            let end = if cap <= LAST_PROBE_CAP { probes_end } else { proofs_end };
+            let end = if cap <= LAST_PROBE_CAP { budget.probes } else { budget.proofs };
             let len = self.line_value(root, &mut memo)?;
             let (moves, positions) = self.read_line(root, &mut memo, len)?;
             if reported.as_ref() != Some(&moves) {
                 self.report_line(&moves);
                 reported = Some(moves.clone());
+                final_line = (self.start.elapsed(), self.nodes + team.helper_nodes());
             }
+            let line = |moves, proven_shortest| {
+                Some(MainLine { moves, len, proven_shortest, final_line: Some(final_line) })
+            };
             if self.stopped {
-                return Some(MainLine { moves, len, proven_shortest: false });
+                return line(moves, false);
             }
             // The OR nodes of the line, from the end (short, cheap questions first).
             // `unsettled`: a question cut at its cap, worth asking again with a larger one;
             // `doubtful`: a question answered "shorter" that did not shorten the line.
-            let (mut shortened_at, mut unsettled, mut doubtful, mut spent) =
-                (None, false, false, false);
+            let (mut unsettled, mut doubtful) = (false, false);
             let or_parity = usize::from(root.side_to_move() != self.attacker);
+            let mut questions = Vec::new();
             for i in (0..moves.len()).rev().filter(|i| i % 2 == or_parity) {
                 let question = (positions[i].0, positions[i].1.plies);
                 if settled.contains(&question) {
@@ -202,60 +215,66 @@ impl Search<'_> {
                     unsettled = true;
                     continue;
                 }
-                if self.nodes >= end {
-                    spent = true;
-                    break;
-                }
-                let mut pos = root.clone();
-                for &m in &moves[..i] {
-                    pos.make_move(m);
-                    self.enter(&pos);
-                }
-                let question_cap = cap.min(end - self.nodes).max(1);
-                let found = self.shorter_check(&mut pos, moves[i], positions[i].1, question_cap);
-                self.truncate_path(base);
-                match found {
-                    Shorter::Found => {
+                questions.push(Question { index: i, value: positions[i].1, cap });
+            }
+            let left = end.saturating_sub(spent(self, team));
+            let pass = Arc::new(Pass::new(moves, questions, left));
+            team.share(&pass, || {
+                self.work_on(root, &pass);
+                self.stopped
+            });
+            let spent_out = pass.spent.load(Ordering::Relaxed);
+            let mut shortened = false;
+            let answers = pass.answers.lock().map(|a| a.clone()).unwrap_or_default();
+            for (q, answer) in pass.questions.iter().zip(answers) {
+                let question = (positions[q.index].0, q.value.plies);
+                match answer {
+                    Some(Shorter::Found) => {
                         repeated.insert(question);
-                        shortened_at = Some(question.0);
-                        break;
+                        // The new proof shortens the value there and may shorten every value
+                        // read from it, on the line or off it (a defence the new line may
+                        // take). Forgetting only the line's own values left the line to pass
+                        // through stale ones.
+                        memo.forget_above(question.0);
+                        shortened = true;
                     }
-                    Shorter::None => {
+                    Some(Shorter::None) => {
                         settled.insert(question);
                     }
-                    Shorter::Unsettled => {
+                    Some(Shorter::Unsettled) => {
                         tried.insert(question, cap);
                         unsettled = true;
                     }
-                }
-                if self.stopped {
-                    return Some(MainLine { moves, len, proven_shortest: false });
+                    // Not taken: the pass halted at a shorter mate, or the budget ran out.
+                    None => unsettled = true,
                 }
             }
-            if let Some(key) = shortened_at {
-                // The new proof shortens the value there and may shorten every value read from
-                // it, on the line or off it (a defence the new line may take). Forgetting only
-                // the line's own values left the line to pass through stale ones.
-                memo.forget_above(key);
-            } else if unsettled
-                && !spent
-                && cap < end - start
-                && (cap < LAST_PROBE_CAP || self.nodes < proofs_end)
+            let moves = pass.moves.clone();
+            if self.stopped {
+                return line(moves, false);
+            }
+            let spent_now = spent(self, team);
+            if shortened {
+                continue;
+            }
+            if unsettled
+                && !spent_out
+                && cap < end
+                && (cap < LAST_PROBE_CAP || spent_now < budget.proofs)
             {
                 // Escalate while a larger cap can still settle something: to the last probe
                 // within the probes' budget, beyond it within the proofs'; once the cap covers
                 // the whole budget, asking again would only repeat the same searches.
                 cap = cap.saturating_mul(QUESTION_CAP_GROWTH);
             } else {
-                let proven_shortest = !unsettled && !doubtful && !spent;
-                return Some(MainLine { moves, len, proven_shortest });
+                return line(moves, !unsettled && !doubtful && !spent_out);
             }
         }
     }
 
     /// Asks every check of the OR node `pos` but `played` whether it mates within
     /// `value - 2` plies.
-    fn shorter_check(
+    pub(super) fn shorter_check(
         &mut self,
         pos: &mut Position,
         played: Move,
@@ -564,7 +583,8 @@ impl Search<'_> {
 type LineNodes = Vec<(u64, MateLen)>;
 
 /// How a search for a shorter mate ended.
-enum Shorter {
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Shorter {
     Found,
     /// Every other check was refuted within the bound.
     None,

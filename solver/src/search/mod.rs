@@ -35,6 +35,7 @@ mod line;
 mod main_line;
 mod monitor;
 mod path;
+mod team;
 mod thresholds;
 mod value;
 
@@ -44,14 +45,15 @@ pub use main_line::MateLen;
 use dfpn::Search;
 
 use crate::config::{DoubleCount, Rules, SolverConfig};
-use crate::outcome::{Limits, Outcome, Progress, SolveResult};
+use crate::outcome::{Limits, Outcome, Phases, Progress, SolveResult};
 use crate::repetition_table::RepetitionTable;
 use crate::stack::StackGuard;
 use crate::table_file::TableFileError;
 use crate::tt::{key_salt, Table, UNBOUNDED};
 use shogi::{Color, Position};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use team::{HelperCounts, Mate, Team};
 
 /// What the refinement of the main line (tsume rules) may spend (see
 /// [`main_line::RefineBudget`]): its probes for shorter mates `PROBE_BUDGET_PERCENT` of the
@@ -265,91 +267,102 @@ impl Solver {
         let helpers = config.threads.saturating_sub(1);
         self.table.set_shared(helpers > 0);
         let (table, repetitions) = (&self.table, &mut self.repetitions);
-        let mut search = new_search(table, repetitions, &config, pos, attacker, limits);
-        search.stop = stop;
-        search.progress = Some(progress);
-        let mut root = walk_in(&mut search, pos, prefix);
         let depth = max_ply.saturating_sub(prefix.len().min(u16::MAX as usize) as u16);
-        // The first proof, with the helpers beside it; the main line is the main thread's.
-        let helpers_stop = AtomicBool::new(false);
-        let team =
-            Helpers { table, config: &config, pos, prefix, attacker, limits, stop: &helpers_stop };
-        let (value, helper_nodes) = std::thread::scope(|scope| {
-            let h = team.spawn(scope, helpers);
-            // A root the table already answers (a question asked again) needs no search.
-            let value = search.answer(&mut root, depth);
-            helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
-            let nodes: u64 = h.into_iter().filter_map(|h| h.join().ok()).sum();
-            (value, nodes)
-        });
-        let mut depth_limited = false;
-        let (mut main_line, mut proven_shortest) = (false, false);
-        let outcome = if search.aborted {
-            Outcome::Timeout
-        } else if value.pn == 0 {
-            let line = if config.any_mate {
-                None
-            } else if config.rules == Rules::Tsume {
-                let first_proof = search.nodes + helper_nodes;
-                let share = |percent: u64| first_proof.saturating_mul(percent) / 100;
-                let budget = main_line::RefineBudget {
-                    probes: PROBE_BUDGET_MIN.max(share(PROBE_BUDGET_PERCENT)),
-                    proofs: PROOF_BUDGET,
-                };
-                search.main_line(&mut root, budget).map(|l| {
-                    debug_assert_eq!(l.len.plies as usize, l.moves.len());
-                    (l.moves, l.proven_shortest)
-                })
-            } else {
-                search.shortest_pure_line(&mut root, value.len).map(|pv| (pv, true))
-            };
-            match line {
-                Some((pv, shortest)) if replays_as_mate(&root, &pv, attacker, config.rules) => {
-                    (main_line, proven_shortest) = (true, shortest);
-                    Outcome::Mate(pv)
-                }
-                _ => match search.principal_variation(&mut root) {
-                    Some(pv) => Outcome::Mate(pv),
-                    None => Outcome::Timeout,
-                },
+        let interrupt = AtomicBool::new(false);
+        let counts = HelperCounts::default();
+        let (mut team, mates) = Team::new(helpers, &interrupt, &counts);
+        let env = HelperEnv {
+            table,
+            config: &config,
+            pos,
+            prefix,
+            attacker,
+            limits,
+            interrupt: &interrupt,
+        };
+        let (result, stack_use) = std::thread::scope(|scope| {
+            for (k, mate) in mates.into_iter().enumerate() {
+                env.spawn(scope, k + 1, mate);
             }
-        } else if value.depth == UNBOUNDED {
-            Outcome::NoMate
-        } else {
-            // No mate within the depth limit, but one may lie beyond it.
-            depth_limited = true;
-            Outcome::Timeout
-        };
-        let stack_use = StackUse {
-            deepest_ply: search.guard.deepest_ply(),
-            bytes_per_ply: search.guard.bytes_per_ply(),
-        };
-        let nodes = search.nodes + helper_nodes;
-        let hashfull = search.table.hashfull();
-        let report = Progress {
-            nodes,
-            elapsed: start.elapsed(),
-            hashfull,
-            root_pn: value.pn,
-            root_dn: value.dn,
-            mate: None,
-        };
-        if let Some(progress) = search.progress.as_mut() {
-            progress(&report);
-        }
-        let (visits, elapsed) = (search.visits, start.elapsed());
-        drop(search);
+            let mut search = new_search(table, repetitions, &config, pos, attacker, limits);
+            search.stop = stop;
+            search.progress = Some(progress);
+            let mut root = walk_in(&mut search, pos, prefix);
+            // A root the table already answers (a question asked again) needs no search.
+            let value = team.prove_beside(depth, || search.answer(&mut root, depth));
+            let first_proof = (start.elapsed(), search.nodes + team.helper_nodes());
+            let mut depth_limited = false;
+            let (mut main_line, mut proven_shortest) = (false, false);
+            let mut phases = Phases { first_proof, ..Phases::default() };
+            let outcome = if search.aborted {
+                Outcome::Timeout
+            } else if value.pn == 0 {
+                let line = if config.any_mate {
+                    None
+                } else if config.rules == Rules::Tsume {
+                    let share = |percent: u64| first_proof.1.saturating_mul(percent) / 100;
+                    let budget = main_line::RefineBudget {
+                        probes: PROBE_BUDGET_MIN.max(share(PROBE_BUDGET_PERCENT)),
+                        proofs: PROOF_BUDGET,
+                    };
+                    search.main_line(&mut root, budget, &mut team).map(|l| {
+                        debug_assert_eq!(l.len.plies as usize, l.moves.len());
+                        phases.final_line = l.final_line;
+                        (l.moves, l.proven_shortest)
+                    })
+                } else {
+                    search.shortest_pure_line(&mut root, value.len, &mut team).map(|pv| (pv, true))
+                };
+                match line {
+                    Some((pv, shortest)) if replays_as_mate(&root, &pv, attacker, config.rules) => {
+                        (main_line, proven_shortest) = (true, shortest);
+                        Outcome::Mate(pv)
+                    }
+                    _ => match search.principal_variation(&mut root) {
+                        Some(pv) => Outcome::Mate(pv),
+                        None => Outcome::Timeout,
+                    },
+                }
+            } else if value.depth == UNBOUNDED {
+                Outcome::NoMate
+            } else {
+                // No mate within the depth limit, but one may lie beyond it.
+                depth_limited = true;
+                Outcome::Timeout
+            };
+            // The team ends: the helpers leave their loops and are joined by the scope.
+            drop(team);
+            let stack_use = StackUse {
+                deepest_ply: search.guard.deepest_ply(),
+                bytes_per_ply: search.guard.bytes_per_ply(),
+            };
+            let nodes = search.nodes + counts.nodes.load(Ordering::Relaxed);
+            let report = Progress {
+                nodes,
+                elapsed: start.elapsed(),
+                hashfull: search.table.hashfull(),
+                root_pn: value.pn,
+                root_dn: value.dn,
+                mate: None,
+            };
+            if let Some(progress) = search.progress.as_mut() {
+                progress(&report);
+            }
+            let result = SolveResult {
+                outcome,
+                nodes,
+                elapsed: start.elapsed(),
+                depth_limited,
+                main_line,
+                proven_shortest,
+                expansions: search.visits + counts.visits.load(Ordering::Relaxed),
+                phases,
+            };
+            (result, stack_use)
+        });
         self.table.set_shared(false);
         self.stack_use = stack_use;
-        SolveResult {
-            outcome,
-            nodes,
-            elapsed,
-            depth_limited,
-            main_line,
-            proven_shortest,
-            expansions: visits,
-        }
+        result
     }
 
     /// The evasions of `pos` (the defender to move, in check, against `attacker`), each with
@@ -427,52 +440,38 @@ fn new_search<'a>(
     }
 }
 
-/// Helper threads of one solve (`Threads` above 1): each proves the same root with its own
-/// path, repetition tier and a wider df-pn+ ε (so that it lingers where the main thread would
-/// move on, and searches elsewhere), storing into the shared table, until `stop`. What they
-/// prove, the main thread finds in the table.
-struct Helpers<'env> {
+/// What a helper thread of one solve needs to build its search (see [`team`]).
+struct HelperEnv<'env> {
     table: &'env Table,
     config: &'env SolverConfig,
     pos: &'env Position,
     prefix: &'env [shogi::Move],
     attacker: Color,
     limits: &'env Limits,
-    stop: &'env AtomicBool,
+    interrupt: &'env AtomicBool,
 }
 
-impl<'env> Helpers<'env> {
-    /// Starts `count` helpers; each answers its nodes when joined.
+impl<'env> HelperEnv<'env> {
+    /// Starts helper `k` (from 1), which serves `mate` until the team ends. A helper that
+    /// cannot start only costs its help.
     fn spawn<'scope>(
         &'scope self,
         scope: &'scope std::thread::Scope<'scope, 'env>,
-        count: usize,
-    ) -> Vec<std::thread::ScopedJoinHandle<'scope, u64>> {
-        (1..=count)
-            .filter_map(|k| {
-                let run = move || {
-                    let mut repetitions = RepetitionTable::default();
-                    let (table, config, pos) = (self.table, self.config, self.pos);
-                    let mut search = new_search(
-                        table,
-                        &mut repetitions,
-                        config,
-                        pos,
-                        self.attacker,
-                        self.limits,
-                    );
-                    search.stop = self.stop;
-                    search.epsilon_quarters = 1 + k as u32;
-                    let mut root = walk_in(&mut search, pos, self.prefix);
-                    let depth = config.max_ply.saturating_sub(self.prefix.len() as u16);
-                    search.prove(&mut root, depth);
-                    search.nodes
-                };
-                // A helper that cannot start only costs its help.
-                let name = format!("mate-helper-{k}");
-                crate::stack::search_thread(&name).spawn_scoped(scope, run).ok()
-            })
-            .collect()
+        k: usize,
+        mate: Mate<'env>,
+    ) {
+        let run = move || {
+            let mut repetitions = RepetitionTable::default();
+            let (table, config, pos) = (self.table, self.config, self.pos);
+            let mut search =
+                new_search(table, &mut repetitions, config, pos, self.attacker, self.limits);
+            search.stop = self.interrupt;
+            search.vary(k);
+            let root = walk_in(&mut search, pos, self.prefix);
+            mate.serve(&mut search, &root);
+        };
+        let name = format!("mate-helper-{k}");
+        let _ = crate::stack::search_thread(&name).spawn_scoped(scope, run);
     }
 }
 

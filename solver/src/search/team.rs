@@ -1,0 +1,235 @@
+//! The threads of one solve (`Threads`): the main thread and `Threads − 1` helpers, which share
+//! the table through every phase of the answer.
+//!
+//! - **The first proof.** Every helper proves the root beside the main thread, each in its own
+//!   way (see [`Search::vary`]), so that they search elsewhere than the main thread and than
+//!   each other; what one proves or disproves, the others find in the table. The phase ends
+//!   when the main thread has its answer: the helpers are interrupted.
+//! - **The refinement** (see `main_line`). Its questions ("does any other check mate within
+//!   `v − 2` plies?", one per attacker's node of the main line) are independent of each other:
+//!   the main thread and the helpers take them from one [`Pass`] in turn, each with its own
+//!   path and repetition tier, until none is left or one of them finds a shorter mate.
+//!
+//! A helper that panics reports its job done and leaves the team; the solve goes on without
+//! it (the main thread never waits for a helper that is gone).
+
+use super::dfpn::Search;
+use super::main_line::{MateLen, Shorter};
+use crossbeam_channel::{Receiver, Sender};
+use shogi::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What the main thread asks of a helper.
+pub(super) enum Job {
+    /// Prove the root with this many plies left until interrupted.
+    Prove(u16),
+    /// Take questions of the pass until none is left or the pass halts.
+    Questions(Arc<Pass>),
+}
+
+/// The main thread's side of the team: one job channel per helper, one channel for their
+/// answers, and the flag that interrupts a helper's search.
+pub(super) struct Team<'t> {
+    jobs: Vec<Sender<Job>>,
+    done: Receiver<()>,
+    /// Raised to end a helper's job early (the first proof proven, or the solve stopped).
+    interrupt: &'t AtomicBool,
+    /// What the helpers searched in finished jobs.
+    counts: &'t HelperCounts,
+}
+
+/// Nodes and expansions of the helpers' finished jobs.
+#[derive(Default)]
+pub(super) struct HelperCounts {
+    pub(super) nodes: AtomicU64,
+    pub(super) visits: AtomicU64,
+}
+
+/// The helper's side: its job channel and where it reports. Its search's stop flag is the
+/// team's interrupt.
+pub(super) struct Mate<'t> {
+    jobs: Receiver<Job>,
+    done: Sender<()>,
+    counts: &'t HelperCounts,
+}
+
+impl<'t> Team<'t> {
+    /// A team of `helpers` helpers (not started: [`Team::mates`] gives what each one needs).
+    pub(super) fn new(
+        helpers: usize,
+        interrupt: &'t AtomicBool,
+        counts: &'t HelperCounts,
+    ) -> (Team<'t>, Vec<Mate<'t>>) {
+        let (done_tx, done) = crossbeam_channel::unbounded();
+        let mut jobs = Vec::with_capacity(helpers);
+        let mut mates = Vec::with_capacity(helpers);
+        for _ in 0..helpers {
+            let (tx, rx) = crossbeam_channel::unbounded();
+            jobs.push(tx);
+            mates.push(Mate { jobs: rx, done: done_tx.clone(), counts });
+        }
+        (Team { jobs, done, interrupt, counts }, mates)
+    }
+
+    /// Gives every helper a job (made by `job`); returns how many took it.
+    fn dispatch(&mut self, job: impl Fn() -> Job) -> usize {
+        // A helper that is gone (it panicked, or never started) drops its receiver.
+        self.jobs.retain(|tx| tx.send(job()).is_ok());
+        self.jobs.len()
+    }
+
+    /// Waits until `count` helpers have reported their job done.
+    fn wait(&self, count: usize) {
+        for _ in 0..count {
+            if self.done.recv().is_err() {
+                break;
+            }
+        }
+    }
+
+    /// Runs `main` on this thread while the helpers prove the root with `depth` plies left;
+    /// interrupts them when it returns and waits for them.
+    pub(super) fn prove_beside<R>(&mut self, depth: u16, main: impl FnOnce() -> R) -> R {
+        let busy = self.dispatch(|| Job::Prove(depth));
+        let r = main();
+        self.interrupt_and_wait(busy);
+        r
+    }
+
+    fn interrupt_and_wait(&self, busy: usize) {
+        self.interrupt.store(true, Ordering::Relaxed);
+        self.wait(busy);
+        self.interrupt.store(false, Ordering::Relaxed);
+    }
+
+    /// Has the helpers take questions of `pass` while `main` (the main thread's share of the
+    /// work, which answers whether it was stopped) runs, then waits for them: for the ones
+    /// they hold to be answered, or, when the main thread was stopped, interrupted.
+    pub(super) fn share(&mut self, pass: &Arc<Pass>, main: impl FnOnce() -> bool) {
+        let busy = self.dispatch(|| Job::Questions(Arc::clone(pass)));
+        if main() {
+            self.interrupt_and_wait(busy);
+        } else {
+            self.wait(busy);
+        }
+    }
+
+    /// Nodes the helpers have searched so far (in finished jobs).
+    pub(super) fn helper_nodes(&self) -> u64 {
+        self.counts.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// One question of a pass: at the main line's ply `index` (an attacker's node whose line has
+/// `value` left), does a check other than the line's mate within `value − 2`?
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Question {
+    pub(super) index: usize,
+    pub(super) value: MateLen,
+    pub(super) cap: u64,
+}
+
+/// The questions of one pass of the refinement, shared by the threads that answer them.
+pub(super) struct Pass {
+    /// The main line the questions are about.
+    pub(super) moves: Vec<Move>,
+    pub(super) questions: Vec<Question>,
+    /// The next question to take.
+    next: AtomicUsize,
+    /// Raised when a shorter mate is found (or the budget is spent): no question is taken
+    /// after it.
+    halt: AtomicBool,
+    /// Nodes the pass may still spend, all threads together.
+    left: AtomicU64,
+    /// The budget ran out before every question was taken.
+    pub(super) spent: AtomicBool,
+    /// Each question's answer, once taken and answered.
+    pub(super) answers: Mutex<Vec<Option<Shorter>>>,
+}
+
+impl Pass {
+    pub(super) fn new(moves: Vec<Move>, questions: Vec<Question>, budget: u64) -> Pass {
+        let n = questions.len();
+        Pass {
+            moves,
+            questions,
+            next: AtomicUsize::new(0),
+            halt: AtomicBool::new(false),
+            left: AtomicU64::new(budget),
+            spent: AtomicBool::new(false),
+            answers: Mutex::new(vec![None; n]),
+        }
+    }
+
+    /// Takes `nodes` from what the pass may spend.
+    fn spend(&self, nodes: u64) {
+        let _ = self.left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+            Some(left.saturating_sub(nodes))
+        });
+    }
+}
+
+impl Search<'_> {
+    /// Answers questions of `pass` (from `root`, the end of the path) until none is left, the
+    /// pass halts or the search is stopped.
+    pub(super) fn work_on(&mut self, root: &Position, pass: &Pass) {
+        let base = self.path.len();
+        while !self.stopped && !pass.halt.load(Ordering::Relaxed) {
+            let k = pass.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&q) = pass.questions.get(k) else { break };
+            let left = pass.left.load(Ordering::Relaxed);
+            if left == 0 {
+                pass.spent.store(true, Ordering::Relaxed);
+                break;
+            }
+            let mut pos = root.clone();
+            for &m in &pass.moves[..q.index] {
+                pos.make_move(m);
+                self.enter(&pos);
+            }
+            let before = self.nodes;
+            let found = self.shorter_check(&mut pos, pass.moves[q.index], q.value, q.cap.min(left));
+            self.truncate_path(base);
+            pass.spend(self.nodes - before);
+            if self.stopped && !matches!(found, Shorter::Found) {
+                // Cut by the stop, not by its cap: not an answer.
+                break;
+            }
+            if matches!(found, Shorter::Found) {
+                pass.halt.store(true, Ordering::Relaxed);
+            }
+            if let Ok(mut answers) = pass.answers.lock() {
+                answers[k] = Some(found);
+            }
+        }
+    }
+}
+
+impl Mate<'_> {
+    /// The helper's life: takes jobs until the team ends, running them on `search` from
+    /// `root` (the end of its path); reports each one done.
+    pub(super) fn serve(self, search: &mut Search<'_>, root: &Position) {
+        let base = search.path.len();
+        for job in self.jobs.iter() {
+            let (nodes, visits) = (search.nodes, search.visits);
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &job {
+                &Job::Prove(depth) => {
+                    search.prove(&mut root.clone(), depth);
+                }
+                Job::Questions(pass) => search.work_on(root, pass),
+            }));
+            self.counts.nodes.fetch_add(search.nodes - nodes, Ordering::Relaxed);
+            self.counts.visits.fetch_add(search.visits - visits, Ordering::Relaxed);
+            // Ready for the next job: an interrupt ends a job, not the helper.
+            search.truncate_path(base);
+            search.aborted = false;
+            search.stopped = false;
+            search.cap = None;
+            let _ = self.done.send(());
+            if run.is_err() {
+                break;
+            }
+        }
+    }
+}
