@@ -50,6 +50,11 @@ fn reaching_the_depth_limit_is_a_timeout_not_an_answer() {
         let r = solve(&mut with_depth_limit(7), MATE7, None);
         assert_eq!(mate_length(&r), Some(7));
         assert!(!r.depth_limited);
+        // The first proof's line alone (`--any-mate`) may be as long as the limit too: it ends
+        // in mate there (it was once refused as too long).
+        let config = SolverConfig { hash_mb: 16, max_ply: 7, any_mate: true, ..Default::default() };
+        let r = solve(&mut Solver::new(config), MATE7, None);
+        assert_eq!(mate_length(&r), Some(7), "{r:?}");
 
         // A position with checks but no mate: within 1 ply nothing is settled beyond it.
         let r = solve(&mut with_depth_limit(1), NOMATE, None);

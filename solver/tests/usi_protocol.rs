@@ -199,8 +199,10 @@ fn go_mate_answers() {
 }
 
 /// While `go mate` refines its answer, each new main line found is shown as it comes (`score
-/// mate +N pv ...`), none longer than the one before, so that a GUI sees the answer tighten;
-/// the last is the answer.
+/// mate +N pv ...`), so that a GUI sees the answer tighten; the last is the answer. (A line may
+/// be longer than the one before it: a shorter mate found after one defence can make the
+/// defender prefer another, longer one, by the rule that ranks a defence leaving the attacker
+/// no piece first.)
 /// YaneuraOu's mate-in-9 sample #10: the first proof is a 29-ply mate.
 #[test]
 fn go_mate_shows_each_shorter_line() {
@@ -220,7 +222,7 @@ fn go_mate_shows_each_shorter_line() {
         .collect();
     assert!(shown.len() >= 2, "{lines:?}");
     assert!(shown.iter().all(|(n, pv)| pv.split_whitespace().count() == *n), "{lines:?}");
-    assert!(shown.windows(2).all(|w| w[1].0 <= w[0].0 && w[1].1 != w[0].1), "{lines:?}");
+    assert!(shown.windows(2).all(|w| w[1].1 != w[0].1), "{lines:?}");
     assert!(shown[shown.len() - 1].0 < shown[0].0, "{lines:?}");
     let answer = lines.last().and_then(|l| l.strip_prefix("checkmate ")).unwrap_or("");
     assert_eq!(shown.last().map(|s| s.1), Some(answer), "{lines:?}");

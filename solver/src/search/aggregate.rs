@@ -68,7 +68,8 @@ impl Search<'_> {
             return Value::disproven(or_disproof_hand(pos, children, hand), by_repetition, depth);
         }
         let dn = pn::add(max, open.saturating_sub(1));
-        Value::unknown(min.min(MAX_UNSOLVED), dn.min(MAX_UNSOLVED), hand)
+        // Unsolved: neither number may read as solved, whatever the children show.
+        Value::unknown(min.clamp(1, MAX_UNSOLVED), dn.clamp(1, MAX_UNSOLVED), hand)
     }
 
     /// AND node: proven when every evasion is mated or covered (its length the longest of the
@@ -140,6 +141,8 @@ impl Search<'_> {
             // Every evasion covered (only futile interpositions left): mated here.
             return Value::proven(proof, len.map_or(0, |l| l.saturating_add(1)));
         }
-        Value::unknown(sum.min(MAX_UNSOLVED), min.min(MAX_UNSOLVED), hand)
+        // Unsolved: neither number may read as solved (a pn of 0 here once claimed a proof of
+        // length 0, when a moot futility test was the only child left unsolved).
+        Value::unknown(sum.clamp(1, MAX_UNSOLVED), min.clamp(1, MAX_UNSOLVED), hand)
     }
 }

@@ -69,7 +69,8 @@ pub(super) struct Child {
     pub(super) gate: Option<Gate>,
     /// Whether `value` has been looked up or estimated (inactive children wait for it).
     pub(super) estimated: bool,
-    /// An interposition whose gates lead back to futility tests (see [`is_covered`]).
+    /// An interposition, or a futility test after the first, whose gates lead back to
+    /// futility tests (see [`is_covered`]).
     pub(super) tested: bool,
 }
 
@@ -110,9 +111,10 @@ pub(super) fn is_active(children: &[Child], i: usize) -> bool {
     }
 }
 
-/// Whether child `i` is an interposition found futile: one of the futility tests its gates
-/// lead back to is proven (the tests of one interposition wait for each other, and the drops
-/// on one square wait for the first, whose tests they share).
+/// Whether child `i` is an interposition found futile, or a futility test made moot: one of
+/// the futility tests its gates lead back to is proven (the tests of one interposition wait
+/// for each other, and the drops on one square wait for the first, whose tests they share).
+/// A covered child counts nowhere: neither in its node's numbers nor in its proof.
 #[inline]
 pub(super) fn is_covered(children: &[Child], i: usize) -> bool {
     if !children[i].tested {
@@ -148,8 +150,8 @@ pub(super) fn is_open(children: &[Child], i: usize) -> bool {
 }
 
 /// The best open child (least pn at OR nodes, least dn at AND nodes) and the second-least
-/// value of the same kind among the open children.
-pub(super) fn select(or_node: bool, children: &[Child]) -> (usize, PnDn) {
+/// value of the same kind among the open children; `None` when no child is open.
+pub(super) fn select(or_node: bool, children: &[Child]) -> Option<(usize, PnDn)> {
     let key = |c: &Child| {
         let (pn, dn) = shown(c);
         if or_node {
@@ -176,5 +178,5 @@ pub(super) fn select(or_node: bool, children: &[Child]) -> (usize, PnDn) {
             }
         }
     }
-    (best.unwrap_or(0), second)
+    best.map(|b| (b, second))
 }

@@ -115,12 +115,9 @@ impl Search<'_> {
     /// Searches `pos` (the last position of the path) until it is solved within `depth`
     /// remaining plies or the search is aborted.
     pub(super) fn prove(&mut self, pos: &mut Position, depth: u16) -> Value {
-        loop {
-            let v = self.mid(pos, INF, INF, depth);
-            if v.is_solved() || self.aborted {
-                return v;
-            }
-        }
+        // With no threshold, `mid` returns only a solved value, or when aborted (or, never
+        // expected, when nothing is left to search: not to be asked again).
+        self.mid(pos, INF, INF, depth)
     }
 
     /// Whether a result may be kept (table or repetition tier): not a bounded disproof of a
@@ -184,7 +181,12 @@ impl Search<'_> {
             if node.is_solved() || node.pn >= th_pn || node.dn >= th_dn || self.aborted {
                 break node;
             }
-            let (best, second) = select(or_node, &frame.children);
+            let Some((best, second)) = select(or_node, &frame.children) else {
+                // Unsolved with nothing left to search: a child waits for a gate that cannot
+                // open. Never expected; searching on would loop for ever.
+                debug_assert!(false, "an unsolved node with no open child");
+                break node;
+            };
             let child = frame.children[best];
             let (pn, dn) = shown(&child);
             let (child_th_pn, child_th_dn) = if or_node {

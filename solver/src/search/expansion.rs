@@ -56,6 +56,8 @@ impl Search<'_> {
             let mut gate = None;
             for &capture in futility_captures(pos, mv, escapes).as_slice() {
                 let on = push(children, mv, Edge::Futility { capture }, gate);
+                // A later test is moot once an earlier one is proven (see `is_covered`).
+                children[on as usize].tested = gate.is_some();
                 gate = Some(Gate { on, opens_on: Opens::Disproven });
             }
             gate

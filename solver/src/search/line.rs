@@ -110,13 +110,14 @@ impl Search<'_> {
         let mut pv = Vec::new();
         let base_len = self.path.len();
         loop {
-            if pv.len() >= self.max_ply as usize {
-                return None;
-            }
             let mut list = MoveList::new();
             let or_node = self.node_moves(&pos, &mut list);
             if !or_node && (list.is_empty() || self.only_futile_left(&mut pos, &list)) {
                 break;
+            }
+            // A line as long as the depth limit may end in mate (checked above), not go on.
+            if pv.len() >= self.max_ply as usize {
+                return None;
             }
             let mut choice = self.pv_choice(&mut pos, &list, or_node);
             if choice.is_none() {
