@@ -98,6 +98,18 @@ fn short_zukou_problems_have_their_published_lengths() {
     }
 }
 
+/// 寿 (図巧100, 611 plies). Late in its line (ply 540) the defender may go △７一玉, mated in 5
+/// plies with no piece left over, or △６一玉, mated in 71 with none; until the refinement looked
+/// into the variations that compete with the main line, △６一玉 kept the value of the first
+/// proof's mate, 90 plies with a piece to spare, which the no-piece-left ranking put below △７一玉:
+/// the answer was 545 plies.
+#[test]
+fn kotobuki_resists_to_its_recorded_length() {
+    let root = "g3p3+r/3lPG3/1s4ppp/1l1B4P/L2b1kPl1/3+p3+R+p/3+p2+s1S/+NP+p1gS3/1g+p2P3 b 4P3n 1";
+    let r = solve(root, Rules::Tsume);
+    assert_eq!(mate_line(root, &r, Rules::Tsume).len(), 611);
+}
+
 /// A root in check (an AND node, 図巧75 after ▲５七金 △同玉 ▲５九香): the main line's shorter
 /// mates are looked for at the attacker's nodes, which are the odd plies here. cshogi's df-pn
 /// finds the defender mated within 10 plies and not within 8. The 10-ply defence (△６八玉)

@@ -2,10 +2,11 @@
 
 use super::children::{is_active, Child, Edge, Gate, Opens};
 use super::dfpn::{Frame, Search};
-use super::futility::{futility_captures, king_escapes, play_test, unplay_test};
+use super::futility::{futility_captures, king_escapes, mated_at_once, play_test, unplay_test};
 use super::hands::{and_proof_hand, saturate_held};
 use super::value::Value;
 use crate::config::DoubleCount;
+use crate::config::Rules;
 use crate::pn::PnDn;
 use crate::tt::UNBOUNDED;
 use shogi::movegen::{self, generate};
@@ -34,8 +35,14 @@ impl Search<'_> {
         children.clear();
         let or_node = self.node_moves(pos, moves);
         let blocks = if or_node { None } else { blocking_squares(pos) };
-        let tsume = self.futility_tests && blocks.is_some_and(|(_, line)| line.is_nonempty());
-        let escapes = if tsume { king_escapes(pos) } else { Bitboard::default() };
+        let interposable = blocks.is_some_and(|(_, line)| line.is_nonempty());
+        let tsume = self.futility_tests && interposable;
+        // Without futility tests (the first proof) under tsume rules, an interposition that the
+        // board alone shows futile (taken, then mate at once) is no defence: left out.
+        let prune = !self.futility_tests && self.rules == Rules::Tsume && interposable;
+        let escapes = if tsume || prune { king_escapes(pos) } else { Bitboard::default() };
+        // Per square, whether drops there are futile by the board (0: not looked at yet).
+        let mut futile_drops = [0u8; Square::NUM];
         // The last interposition by drop on each square, which the next one waits for; when
         // not under futility tests, on any square (one chain).
         let mut drop_chain: [Option<u16>; Square::NUM] = [None; Square::NUM];
@@ -65,6 +72,20 @@ impl Search<'_> {
         // Promotions and everything else first, so that gates point backwards.
         for &mv in moves.iter() {
             let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
+            if block && prune {
+                let futile = if mv.is_drop() {
+                    let seen = &mut futile_drops[mv.to().index()];
+                    if *seen == 0 {
+                        *seen = 1 + u8::from(mated_at_once(pos, mv, escapes));
+                    }
+                    *seen == 2
+                } else {
+                    mated_at_once(pos, mv, escapes)
+                };
+                if futile {
+                    continue;
+                }
+            }
             if block && mv.is_drop() && !tsume {
                 let gate = last_drop.map(|on| Gate { on, opens_on: fails });
                 last_drop = Some(push(children, mv, Edge::Move, gate));

@@ -116,6 +116,21 @@ pub(super) fn futility_captures(pos: &mut Position, mv: Move, escapes: Bitboard)
     captures
 }
 
+/// Whether the interposition `mv` at the AND node `pos` is futile by the board alone: one of its
+/// [`futility_captures`] mates at once. No search needed; what the tests would find of it.
+pub(super) fn mated_at_once(pos: &mut Position, mv: Move, escapes: Bitboard) -> bool {
+    let attacker = !pos.side_to_move();
+    let captures = futility_captures(pos, mv, escapes);
+    captures.as_slice().iter().any(|&capture| {
+        pos.make_move(mv);
+        play_test(pos, capture, attacker);
+        let mated = shogi::movegen::is_checkmate(pos);
+        unplay_test(pos);
+        pos.unmake_move();
+        mated
+    })
+}
+
 /// The promotion choices worth a test for a piece of `kind` moving from `from` to `to`.
 fn promotion_variants(
     kind: PieceKind,

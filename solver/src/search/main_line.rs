@@ -220,24 +220,30 @@ impl Search<'_> {
             // `doubtful`: a question answered "shorter" that did not shorten the line.
             let (mut unsettled, mut doubtful) = (false, false);
             let or_parity = usize::from(root.side_to_move() != self.attacker);
+            // The main line, then the variations that could displace it.
+            let mut lines = vec![(moves, positions, 0)];
+            lines.extend(self.competing_variations(root, &lines[0].0, &lines[0].1, &mut memo));
             let mut questions = Vec::new();
-            for i in (0..moves.len()).rev().filter(|i| i % 2 == or_parity) {
-                let question = (positions[i].0, positions[i].1.plies);
-                if settled.contains(&question) {
-                    continue;
+            for (l, (moves, positions, first)) in lines.iter().enumerate() {
+                for i in (*first..moves.len()).rev().filter(|i| i % 2 == or_parity) {
+                    let question = (positions[i].0, positions[i].1.plies);
+                    if settled.contains(&question) {
+                        continue;
+                    }
+                    if repeated.contains(&question) {
+                        doubtful = true;
+                        continue;
+                    }
+                    if tried.get(&question).is_some_and(|&c| c >= cap) {
+                        unsettled = true;
+                        continue;
+                    }
+                    questions.push(Question { line: l, index: i, value: positions[i].1, cap });
                 }
-                if repeated.contains(&question) {
-                    doubtful = true;
-                    continue;
-                }
-                if tried.get(&question).is_some_and(|&c| c >= cap) {
-                    unsettled = true;
-                    continue;
-                }
-                questions.push(Question { index: i, value: positions[i].1, cap });
             }
             let left = end.saturating_sub(spent(self, team));
-            let pass = Arc::new(Pass::new(moves, questions, left));
+            let pass_lines = lines.iter().map(|(m, _, _)| m.clone()).collect();
+            let pass = Arc::new(Pass::new(pass_lines, questions, left));
             team.share(&pass, || {
                 self.work_on(root, &pass);
                 self.stopped
@@ -246,7 +252,7 @@ impl Search<'_> {
             let mut shortened = false;
             let answers = pass.answers.lock().map(|a| a.clone()).unwrap_or_default();
             for (q, answer) in pass.questions.iter().zip(answers) {
-                let question = (positions[q.index].0, q.value.plies);
+                let question = (lines[q.line].1[q.index].0, q.value.plies);
                 match answer {
                     Some(Shorter::Found) => {
                         repeated.insert(question);
@@ -268,7 +274,7 @@ impl Search<'_> {
                     None => unsettled = true,
                 }
             }
-            let moves = pass.moves.clone();
+            let (moves, positions, _) = lines.swap_remove(0);
             if self.stopped {
                 return line(moves, false);
             }
@@ -603,6 +609,67 @@ impl Search<'_> {
         let hand = self.attacker_hand(pos);
         let known = self.table.lookup(self.table_key(pos), hand, crate::tt::UNBOUNDED)?;
         (known.pn == 0).then_some(known.len)
+    }
+
+    /// The variations of the main line (`moves` from `root`, with `positions`' keys and values)
+    /// whose refinement could displace it: at a defender's node of the line, a counted defence
+    /// ranked below the line's only because its mate leaves the attacker a piece, though it is
+    /// longer. Its value is an upper bound; should a shorter mate after it leave no piece, the
+    /// defender would choose it (寿 once answered 545 plies for 611 so: at ply 540 △６一玉 was
+    /// valued 90 plies with a piece to spare, where its mate is 71 with none, and △７一玉, mated
+    /// in 5 with none, was the line). Each comes as its whole line from the root, its values, and
+    /// the first ply of its own.
+    fn competing_variations(
+        &mut self,
+        root: &Position,
+        moves: &[Move],
+        positions: &LineNodes,
+        memo: &mut LineMemo,
+    ) -> Vec<(Vec<Move>, LineNodes, usize)> {
+        let base = self.path.len();
+        let mut found = Vec::new();
+        let mut pos = root.clone();
+        for (i, &played) in moves.iter().enumerate() {
+            let node = positions[i].1;
+            if pos.side_to_move() != self.attacker && !self.stopped {
+                let mut evasions = MoveList::new();
+                self.node_moves(&pos, &mut evasions);
+                let blocks = blocking_squares(&pos);
+                for &mv in evasions.iter() {
+                    if mv == played {
+                        continue;
+                    }
+                    let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
+                    if block && self.is_futile(&mut pos, mv, Some(&mut memo.futile)) {
+                        continue;
+                    }
+                    pos.make_move(mv);
+                    let value = memo.known.get(&pos.key()).and_then(|k| k.len);
+                    let competes = value.is_some_and(|v| {
+                        let v = v.after_move();
+                        v.leftover > 0 && v.plies > node.plies && node.leftover == 0
+                    });
+                    if let (true, Some(value)) = (competes, value) {
+                        self.enter(&pos);
+                        if let Some((tail, tail_nodes)) = self.read_line(&pos, memo, value) {
+                            let mut line = moves[..i].to_vec();
+                            line.push(mv);
+                            let first = line.len();
+                            line.extend(tail);
+                            let mut nodes = positions[..=i].to_vec();
+                            nodes.extend(tail_nodes);
+                            found.push((line, nodes, first));
+                        }
+                        self.leave();
+                    }
+                    pos.unmake_move();
+                }
+            }
+            pos.make_move(played);
+            self.enter(&pos);
+        }
+        self.truncate_path(base);
+        found
     }
 
     /// The line the memo's best moves make from `root` (the end of the path), with each

@@ -121,10 +121,11 @@ impl<'t> Team<'t> {
     }
 }
 
-/// One question of a pass: at the main line's ply `index` (an attacker's node whose line has
-/// `value` left), does a check other than the line's mate within `value − 2`?
+/// One question of a pass: at ply `index` of line `line` of the pass (an attacker's node whose
+/// line has `value` left), does a check other than the line's mate within `value − 2`?
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Question {
+    pub(super) line: usize,
     pub(super) index: usize,
     pub(super) value: MateLen,
     pub(super) cap: u64,
@@ -132,8 +133,8 @@ pub(super) struct Question {
 
 /// The questions of one pass of the refinement, shared by the threads that answer them.
 pub(super) struct Pass {
-    /// The main line the questions are about.
-    pub(super) moves: Vec<Move>,
+    /// The lines the questions are about, from the root: the main line, then variations.
+    pub(super) lines: Vec<Vec<Move>>,
     pub(super) questions: Vec<Question>,
     /// The next question to take.
     next: AtomicUsize,
@@ -149,10 +150,10 @@ pub(super) struct Pass {
 }
 
 impl Pass {
-    pub(super) fn new(moves: Vec<Move>, questions: Vec<Question>, budget: u64) -> Pass {
+    pub(super) fn new(lines: Vec<Vec<Move>>, questions: Vec<Question>, budget: u64) -> Pass {
         let n = questions.len();
         Pass {
-            moves,
+            lines,
             questions,
             next: AtomicUsize::new(0),
             halt: AtomicBool::new(false),
@@ -183,13 +184,14 @@ impl Search<'_> {
                 pass.spent.store(true, Ordering::Relaxed);
                 break;
             }
+            let moves = &pass.lines[q.line];
             let mut pos = root.clone();
-            for &m in &pass.moves[..q.index] {
+            for &m in &moves[..q.index] {
                 pos.make_move(m);
                 self.enter(&pos);
             }
             let before = self.nodes;
-            let found = self.shorter_check(&mut pos, pass.moves[q.index], q.value, q.cap.min(left));
+            let found = self.shorter_check(&mut pos, moves[q.index], q.value, q.cap.min(left));
             self.truncate_path(base);
             pass.spend(self.nodes - before);
             if self.stopped && !matches!(found, Shorter::Found) {
