@@ -64,7 +64,7 @@ use team::{HelperCounts, Mate, Team};
 /// no longer spend that floor on proofs, which let long ones finish their probes (図巧69, 79,
 /// 86). Larger proof budgets settled more questions but shortened no line.
 const PROBE_BUDGET_PERCENT: u64 = 100;
-const PROBE_BUDGET_MIN: u64 = 5_000_000;
+const PROBE_BUDGET_MIN: u64 = 1_000_000;
 const PROOF_BUDGET: u64 = 400_000;
 
 pub struct Solver {
