@@ -86,3 +86,29 @@ fn a_collection_solved_again_with_its_table_file() {
         assert_eq!(got, *want, "{id}");
     }
 }
+
+/// The file remembers lengths too: 将棋図巧 problems solved again with their file find their
+/// main lines in it, and ask again neither the refinement's settled questions (answered by the
+/// file) nor its unsettled ones (a root the file already proved had its line refined when it
+/// was proven): a tenth of the first run's nodes at most, for the same lines.
+#[test]
+fn a_table_file_remembers_the_main_lines() {
+    let file =
+        TempPath(std::env::temp_dir().join(format!("tsumugi-len-{}.tt", std::process::id())));
+    let _ = std::fs::remove_file(&file.0);
+    let set: Vec<(String, Position)> = problems("edo_zukou.sfen", 20)
+        .into_iter()
+        .filter(|(id, _)| {
+            ["zukou-002", "zukou-005", "zukou-012", "zukou-018"].contains(&id.as_str())
+        })
+        .collect();
+    assert_eq!(set.len(), 4);
+    let (first, first_nodes) = run(&file.0, &set);
+    assert!(first.iter().all(Option::is_some), "{first:?}");
+    let (second, second_nodes) = run(&file.0, &set);
+    assert_eq!(first, second, "the same lines from the file");
+    assert!(
+        second_nodes * 10 <= first_nodes,
+        "the second run: {second_nodes} nodes, the first {first_nodes}"
+    );
+}

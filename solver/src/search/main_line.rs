@@ -109,7 +109,7 @@ const PURE_PROBE_SHARE: u64 = 8;
 /// on. Pure mates are found much faster than tsume ones (no futility tests): on YaneuraOu's
 /// samples this found the 11-ply mate of mate11 #245, whose tsume questions at the root were
 /// still unsettled at 16,000 nodes, where the pure rounds found it in 178,000.
-const PURE_BOUND_BUDGET: u64 = 250_000;
+pub(super) const PURE_BOUND_BUDGET: u64 = 250_000;
 
 /// What the refinement may spend, in nodes: `probes` on the passes that look for shorter mates
 /// (caps up to [`LAST_PROBE_CAP`]), and passes with larger caps, which only prove that no
@@ -118,6 +118,8 @@ const PURE_BOUND_BUDGET: u64 = 250_000;
 pub(super) struct RefineBudget {
     pub(super) probes: u64,
     pub(super) proofs: u64,
+    /// What the pure-rule bound's questions may spend (see [`PURE_BOUND_BUDGET`]).
+    pub(super) pure_bound: u64,
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -297,13 +299,13 @@ impl Search<'_> {
                     .is_none_or(|&(key, value)| settled.contains(&(key, value.plies)));
                 if pure_bound_found.is_some_and(|found| len.plies > found) {
                     // A pure mate found that did not shorten the line: not asked again.
-                    pure_bound_spent = PURE_BOUND_BUDGET;
+                    pure_bound_spent = budget.pure_bound;
                     doubtful = true;
                 }
-                if !root_settled && pure_bound_spent < PURE_BOUND_BUDGET && len.plies >= 3 {
+                if !root_settled && pure_bound_spent < budget.pure_bound && len.plies >= 3 {
                     // The pure-rule bound (see `PURE_BOUND_BUDGET`).
                     let before = self.nodes;
-                    let cap = pure_bound_cap.min(PURE_BOUND_BUDGET - pure_bound_spent);
+                    let cap = pure_bound_cap.min(budget.pure_bound - pure_bound_spent);
                     let v = self.probe_pure(root, len.plies - 2, cap);
                     pure_bound_spent += self.nodes - before;
                     match v {
@@ -313,10 +315,10 @@ impl Search<'_> {
                             continue;
                         }
                         // No pure mate within the bound: nothing to gain from this side.
-                        Some(_) => pure_bound_spent = PURE_BOUND_BUDGET,
+                        Some(_) => pure_bound_spent = budget.pure_bound,
                         None => pure_bound_cap = pure_bound_cap.saturating_mul(QUESTION_CAP_GROWTH),
                     }
-                    if pure_bound_spent < PURE_BOUND_BUDGET {
+                    if pure_bound_spent < budget.pure_bound {
                         continue;
                     }
                 }

@@ -68,6 +68,8 @@ use team::{HelperCounts, Mate, Team};
 const PROBE_BUDGET_PERCENT: u64 = 100;
 const PROBE_BUDGET_MIN: u64 = 1_000_000;
 const PROOF_BUDGET: u64 = 400_000;
+/// The refinement's budget for a root the table already proved (see `solve_after`).
+const RECALLED_BUDGET: u64 = 20_000;
 
 pub struct Solver {
     config: SolverConfig,
@@ -303,9 +305,15 @@ impl Solver {
                     None
                 } else if config.rules == Rules::Tsume {
                     let share = |percent: u64| first_proof.1.saturating_mul(percent) / 100;
+                    // A root the table already knew (a table file, a question asked again) had
+                    // its main line refined when it was proven: its settled questions answer
+                    // from the table, and the unsettled ones are not asked again at length.
+                    let recalled = search.visits == 0;
+                    let floor = if recalled { RECALLED_BUDGET } else { PROBE_BUDGET_MIN };
                     let budget = main_line::RefineBudget {
-                        probes: PROBE_BUDGET_MIN.max(share(PROBE_BUDGET_PERCENT)),
-                        proofs: PROOF_BUDGET,
+                        probes: floor.max(share(PROBE_BUDGET_PERCENT)),
+                        proofs: PROOF_BUDGET.min(floor),
+                        pure_bound: if recalled { 0 } else { main_line::PURE_BOUND_BUDGET },
                     };
                     search.main_line(&mut root, budget, &mut team).map(|l| {
                         debug_assert_eq!(l.len.plies as usize, l.moves.len());
