@@ -143,6 +143,13 @@ impl Entry {
 /// (the side to move) is left alone; with Black attacking the keys are unchanged.
 pub const WHITE_ATTACKS_SALT: u64 = 0x5D1C_3A96_E2B7_4F08;
 
+/// Xored into the key of a bounded disproof found by a pure-rule probe inside a tsume-rule
+/// search ("no pure mate within N plies"). It holds only under pure rules, where futile
+/// interpositions lengthen mates, so the tsume searches never read it; the pure probes do,
+/// so that a probe asked again, or with a larger cap, starts where the last one stopped.
+/// Bit 0 (the side to move) is left alone.
+pub const PURE_PROBE_SALT: u64 = 0x3B9A_C5F1_77D2_0E64;
+
 /// The salt xored into every board key of a search of `pos` with `attacker` mating: the
 /// attacker's ([`WHITE_ATTACKS_SALT`]), and the piece set's when it is not the full set of 40.
 /// The defender's hand is not in the table's key: it is whatever the board and the attacker's

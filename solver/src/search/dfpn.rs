@@ -9,7 +9,7 @@ use crate::outcome::{Limits, Progress};
 use crate::pn::{self, PnDn, INF};
 use crate::repetition_table::RepetitionTable;
 use crate::stack::StackGuard;
-use crate::tt::{NodeId, Stored, Table};
+use crate::tt::{NodeId, Stored, Table, PURE_PROBE_SALT};
 use shogi::{Color, Hand, MoveList, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -127,13 +127,16 @@ impl Search<'_> {
     }
 
     pub(super) fn store(&mut self, pos: &Position, v: &Value, amount: u32) {
-        if !self.keeps(v) {
-            return;
-        }
         let stored = Stored { pn: v.pn, dn: v.dn, len: v.len, depth: v.depth, amount };
         let n = self.nodes_on_path.len();
         let parent = if n >= 2 { Some(self.nodes_on_path[n - 2]) } else { None };
-        self.table.store(self.table_key(pos), v.hand, stored, parent);
+        let key = if self.keeps(v) {
+            self.table_key(pos)
+        } else {
+            // A pure-rule probe's bounded disproof: kept apart, for pure probes only.
+            self.table_key(pos) ^ PURE_PROBE_SALT
+        };
+        self.table.store(key, v.hand, stored, parent);
     }
 
     /// The remaining depth of a search that is bounded only by the depth limit, at `ply`.

@@ -8,7 +8,7 @@ use super::value::Value;
 use crate::config::DoubleCount;
 use crate::config::Rules;
 use crate::pn::PnDn;
-use crate::tt::UNBOUNDED;
+use crate::tt::{PURE_PROBE_SALT, UNBOUNDED};
 use shogi::movegen::{self, generate};
 use shogi::{
     attacks, Bitboard, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position, Square,
@@ -195,7 +195,18 @@ impl Search<'_> {
         if let Some(d) = self.repetitions.lookup(self.path_hash(), depth) {
             return Value::disproven(hand, true, d);
         }
-        if let Some(k) = self.table.lookup(self.table_key(pos), hand, depth) {
+        let known = self.table.lookup(self.table_key(pos), hand, depth);
+        // A pure-rule probe also reads the bounded disproofs of earlier pure probes.
+        let known = match known {
+            Some(k) if k.pn == 0 || k.dn == 0 => Some(k),
+            _ if self.pure_probe => self
+                .table
+                .lookup(self.table_key(pos) ^ PURE_PROBE_SALT, hand, depth)
+                .filter(|k| k.dn == 0)
+                .or(known),
+            _ => known,
+        };
+        if let Some(k) = known {
             return Value {
                 pn: k.pn,
                 dn: k.dn,

@@ -108,8 +108,14 @@ const PURE_PROBE_SHARE: u64 = 8;
 /// spent; a mate found shortens the line (its proof is in the table) and the refinement goes
 /// on. Pure mates are found much faster than tsume ones (no futility tests): on YaneuraOu's
 /// samples this found the 11-ply mate of mate11 #245, whose tsume questions at the root were
-/// still unsettled at 16,000 nodes, where the pure rounds found it in 178,000.
-pub(super) const PURE_BOUND_BUDGET: u64 = 250_000;
+/// still unsettled at 16,000 nodes, where the pure rounds found it in 178,000; mate9 #139 and
+/// mate11 #117 and #190 needed up to 1 M. The whole budget goes to a line that is a pure-rule
+/// mate too (no futile interposition left out): its length is then a pure-rule length, and a
+/// shorter pure mate is just what the question looks for. A line that leaves futile
+/// interpositions out is shorter than any pure-rule mate along it, and a pure mate shorter
+/// still is rare (将棋図巧: their pure mates are far longer): half of it.
+pub(super) const PURE_BOUND_BUDGET: u64 = 1_000_000;
+const PURE_BOUND_SHARE_OFF_PURE_LINES: u64 = 2;
 
 /// What the refinement may spend, in nodes: `probes` on the passes that look for shorter mates
 /// (caps up to [`LAST_PROBE_CAP`]), and passes with larger caps, which only prove that no
@@ -302,10 +308,16 @@ impl Search<'_> {
                     pure_bound_spent = budget.pure_bound;
                     doubtful = true;
                 }
-                if !root_settled && pure_bound_spent < budget.pure_bound && len.plies >= 3 {
-                    // The pure-rule bound (see `PURE_BOUND_BUDGET`).
+                // The pure-rule bound (see `PURE_BOUND_BUDGET`): in full where the line is a
+                // pure-rule mate too.
+                let pure_budget = if self.is_pure_line(root, &moves, &mut memo) {
+                    budget.pure_bound
+                } else {
+                    budget.pure_bound / PURE_BOUND_SHARE_OFF_PURE_LINES
+                };
+                if !root_settled && pure_bound_spent < pure_budget && len.plies >= 3 {
                     let before = self.nodes;
-                    let cap = pure_bound_cap.min(budget.pure_bound - pure_bound_spent);
+                    let cap = pure_bound_cap.min(pure_budget - pure_bound_spent);
                     let v = self.probe_pure(root, len.plies - 2, cap);
                     pure_bound_spent += self.nodes - before;
                     match v {
@@ -318,7 +330,7 @@ impl Search<'_> {
                         Some(_) => pure_bound_spent = budget.pure_bound,
                         None => pure_bound_cap = pure_bound_cap.saturating_mul(QUESTION_CAP_GROWTH),
                     }
-                    if pure_bound_spent < budget.pure_bound {
+                    if pure_bound_spent < pure_budget {
                         continue;
                     }
                 }
@@ -611,6 +623,36 @@ impl Search<'_> {
         let hand = self.attacker_hand(pos);
         let known = self.table.lookup(self.table_key(pos), hand, crate::tt::UNBOUNDED)?;
         (known.pn == 0).then_some(known.len)
+    }
+
+    /// Whether the line `moves` from `root` (under tsume rules) leaves no futile interposition
+    /// out: a pure-rule mate of the same length.
+    fn is_pure_line(&mut self, root: &Position, moves: &[Move], memo: &mut LineMemo) -> bool {
+        let base = self.path.len();
+        let mut pos = root.clone();
+        let mut pure = true;
+        for i in 0..=moves.len() {
+            if pos.side_to_move() != self.attacker {
+                let mut evasions = MoveList::new();
+                self.node_moves(&pos, &mut evasions);
+                let blocks = blocking_squares(&pos);
+                for &mv in evasions.iter() {
+                    let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
+                    if block && self.is_futile(&mut pos, mv, Some(&mut memo.futile)) {
+                        pure = false;
+                        break;
+                    }
+                }
+            }
+            let Some(&mv) = moves.get(i) else { break };
+            if !pure {
+                break;
+            }
+            pos.make_move(mv);
+            self.enter(&pos);
+        }
+        self.truncate_path(base);
+        pure
     }
 
     /// The variations of the main line (`moves` from `root`, with `positions`' keys and values)
