@@ -16,10 +16,14 @@
 //!
 //! These values are upper bounds of the true ones (each is a real strategy of the attacker).
 //! **Refinement** then looks for shorter mates where they matter, along the main line, from
-//! its end (short, cheap questions) to the root: at each OR node of value `v`, every other
-//! check is asked "is there a mate within `v - 2` plies?" by a bounded df-pn with a node cap
-//! (and, when that is cut short, by a cheaper pure-rule probe, whose mates are tsume mates too).
-//! A shorter mate found changes the main line, which is computed again and refined again. The
+//! its end (short, cheap questions) to the root, and along the variations that could displace
+//! it ([`Search::competing_variations`]): at each OR node of value `v`, every other check is
+//! asked "is there a mate within `v - 2` plies?" by a bounded df-pn with a node cap (and, when
+//! that is cut short, by a cheaper pure-rule probe, whose mates are tsume mates too); the
+//! questions of a pass are shared among the threads ([`super::team`]). A shorter mate found
+//! forgets the values read from its position, and the main line is computed again and refined
+//! again. Last, the root is asked under pure rules (see [`PURE_BOUND_BUDGET`]): the answer is
+//! never longer than the pure-rule shortest it finds. The
 //! first passes, with small caps, are *probes* for shorter mates; passes with larger caps only
 //! prove that none is left and get a small budget of their own. When
 //! every such question was settled the length is the proven shortest (counting each AND node
