@@ -106,24 +106,29 @@ const LAST_PROBE_CAP: u64 = FIRST_QUESTION_CAP * QUESTION_CAP_GROWTH;
 const PURE_PROBE_SHARE: u64 = 8;
 
 /// The pure-rule bound: a pure-rule mate is a tsume-rule mate, so the answer is never longer
-/// than the pure-rule shortest. When the refinement is done and the root's own question (a
-/// shorter mate from the root) is still unsettled, the root is asked under pure rules for a
-/// mate within the line's length − 2, with growing caps, until it answers or this budget is
-/// spent; a mate found shortens the line (its proof is in the table) and the refinement goes
-/// on. Pure mates are found much faster than tsume ones (no futility tests): on YaneuraOu's
-/// samples this found the 11-ply mate of mate11 #245, whose tsume questions at the root were
-/// still unsettled at 16,000 nodes, where the pure rounds found it in 178,000; mate9 #139 and
-/// mate11 #117 and #190 needed up to 1 M. The whole budget goes to a line that is a pure-rule
-/// mate too (no futile interposition left out): its length is then a pure-rule length, and a
-/// shorter pure mate is just what the question looks for. A line that leaves futile
-/// interpositions out is shorter than any pure-rule mate along it, and a pure mate shorter
-/// still is rare (将棋図巧: their pure mates are far longer): half of it.
-pub(super) const PURE_BOUND_BUDGET: u64 = 1_000_000;
-const PURE_BOUND_SHARE_OFF_PURE_LINES: u64 = 2;
+/// than the pure-rule shortest. When the refinement has shortened the first proof's line and
+/// is done, and the root's own question (a shorter mate from the root) is still unsettled, the
+/// root is asked under pure rules for a mate within the line's length − 2, with growing caps,
+/// until it answers or this budget is spent; a mate found shortens the line (its proof is in the
+/// table), renews the budget, and the refinement goes on. Pure mates are found much faster than
+/// tsume ones (no futility tests): on YaneuraOu's samples this found the 11-ply mate of mate11
+/// #245, whose tsume questions at the root were still unsettled at 16,000 nodes, in 125,000
+/// nodes; the hardest single question (mate9 #139, a mate within 13) took 300,000.
+///
+/// Only a line the refinement shortened is asked: a first proof that took a detour may have
+/// taken others the local questions cannot see, while a line every question left as it was is
+/// rarely beaten by a pure mate (将棋図巧: 63 of 99 lines never shortened; their pure mates are
+/// far longer, and asking cost 31 M nodes, a third of the refinement, for nothing). On all
+/// 2,500 YaneuraOu samples, each of the 13 whose answer this bound shortened had its line
+/// shortened first, by 2 to 18 plies.
+pub(super) const PURE_BOUND_BUDGET: u64 = 500_000;
 
-/// What the refinement may spend, in nodes: `probes` on the passes that look for shorter mates
-/// (caps up to [`LAST_PROBE_CAP`]), and passes with larger caps, which only prove that no
-/// shorter mate is left, while the refinement has spent less than `proofs` in all.
+/// What the refinement may spend, in nodes of every thread since it began or last found a
+/// shorter mate: `probes` on the passes that look for shorter mates (caps up to
+/// [`LAST_PROBE_CAP`]), and passes with larger caps, which only prove that no shorter mate is
+/// left, while it has spent less than `proofs`. The budget is patience: a refinement still
+/// shortening its line step by step is not cut off halfway (YaneuraOu mate9 #183 came down
+/// from 31 plies 2 at a time, past any fixed budget of 300,000 nodes).
 #[derive(Copy, Clone, Debug)]
 pub(super) struct RefineBudget {
     pub(super) probes: u64,
@@ -193,11 +198,11 @@ impl Search<'_> {
         budget: RefineBudget,
         team: &mut Team<'_>,
     ) -> Option<MainLine> {
-        // Nodes of every thread since the refinement began.
-        let (own, helpers) = (self.nodes, team.helper_nodes());
-        let spent = |search: &Search<'_>, team: &Team<'_>| {
-            (search.nodes - own) + (team.helper_nodes() - helpers)
-        };
+        // Nodes of every thread since the refinement began or last found a shorter mate.
+        let all_nodes = |search: &Search<'_>, team: &Team<'_>| search.nodes + team.helper_nodes();
+        let mut since = all_nodes(self, team);
+        let spent =
+            |search: &Search<'_>, team: &Team<'_>, since: u64| all_nodes(search, team) - since;
         let mut memo = LineMemo::default();
         // Questions settled with no shorter mate, and the cap each unsettled one was cut at.
         let mut settled: HashSet<(u64, u16)> = HashSet::new();
@@ -212,9 +217,12 @@ impl Search<'_> {
         // The pure-rule bound's questions: what they spent, and the next one's cap.
         let (mut pure_bound_spent, mut pure_bound_cap) = (0, LAST_PROBE_CAP);
         let mut pure_bound_found: Option<u16> = None;
+        // The length of the first proof's line.
+        let mut first_line_len: Option<u16> = None;
         loop {
             let end = if cap <= LAST_PROBE_CAP { budget.probes } else { budget.proofs };
             let len = self.line_value(root, &mut memo)?;
+            let first_len = *first_line_len.get_or_insert(len.plies);
             let (moves, positions) = self.read_line(root, &mut memo, len)?;
             if reported.as_ref() != Some(&moves) {
                 self.report_line(&moves);
@@ -253,7 +261,7 @@ impl Search<'_> {
                     questions.push(Question { line: l, index: i, value: positions[i].1, cap });
                 }
             }
-            let left = end.saturating_sub(spent(self, team));
+            let left = end.saturating_sub(spent(self, team, since));
             let pass_lines = lines.iter().map(|(m, _, _)| m.clone()).collect();
             let pass = Arc::new(Pass::new(pass_lines, questions, left));
             team.share(&pass, || {
@@ -290,8 +298,9 @@ impl Search<'_> {
             if self.stopped {
                 return line(moves, false);
             }
-            let spent_now = spent(self, team);
+            let spent_now = spent(self, team, since);
             if shortened {
+                since = all_nodes(self, team);
                 continue;
             }
             if unsettled
@@ -312,14 +321,14 @@ impl Search<'_> {
                     pure_bound_spent = budget.pure_bound;
                     doubtful = true;
                 }
-                // The pure-rule bound (see `PURE_BOUND_BUDGET`): in full where the line is a
-                // pure-rule mate too.
-                let pure_budget = if self.is_pure_line(root, &moves, &mut memo) {
-                    budget.pure_bound
-                } else {
-                    budget.pure_bound / PURE_BOUND_SHARE_OFF_PURE_LINES
-                };
-                if !root_settled && pure_bound_spent < pure_budget && len.plies >= 3 {
+                // The pure-rule bound (see `PURE_BOUND_BUDGET`), once the line was shortened.
+                let pure_budget = budget.pure_bound;
+                let shortened_before = len.plies < first_len;
+                if shortened_before
+                    && !root_settled
+                    && pure_bound_spent < pure_budget
+                    && len.plies >= 3
+                {
                     let before = self.nodes;
                     let cap = pure_bound_cap.min(pure_budget - pure_bound_spent);
                     let v = self.probe_pure(root, len.plies - 2, cap);
@@ -328,6 +337,9 @@ impl Search<'_> {
                         Some(v) if v.is_proven() => {
                             memo.forget_above(positions[0].0);
                             pure_bound_found = Some(len.plies - 2);
+                            // A mate found: the next question gets the whole budget again.
+                            pure_bound_spent = 0;
+                            since = all_nodes(self, team);
                             continue;
                         }
                         // No pure mate within the bound: nothing to gain from this side.
@@ -627,36 +639,6 @@ impl Search<'_> {
         let hand = self.attacker_hand(pos);
         let known = self.table.lookup(self.table_key(pos), hand, crate::tt::UNBOUNDED)?;
         (known.pn == 0).then_some(known.len)
-    }
-
-    /// Whether the line `moves` from `root` (under tsume rules) leaves no futile interposition
-    /// out: a pure-rule mate of the same length.
-    fn is_pure_line(&mut self, root: &Position, moves: &[Move], memo: &mut LineMemo) -> bool {
-        let base = self.path.len();
-        let mut pos = root.clone();
-        let mut pure = true;
-        for i in 0..=moves.len() {
-            if pos.side_to_move() != self.attacker {
-                let mut evasions = MoveList::new();
-                self.node_moves(&pos, &mut evasions);
-                let blocks = blocking_squares(&pos);
-                for &mv in evasions.iter() {
-                    let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
-                    if block && self.is_futile(&mut pos, mv, Some(&mut memo.futile)) {
-                        pure = false;
-                        break;
-                    }
-                }
-            }
-            let Some(&mv) = moves.get(i) else { break };
-            if !pure {
-                break;
-            }
-            pos.make_move(mv);
-            self.enter(&pos);
-        }
-        self.truncate_path(base);
-        pure
     }
 
     /// The variations of the main line (`moves` from `root`, with `positions`' keys and values)

@@ -56,17 +56,17 @@ use std::time::{Duration, Instant};
 use team::{HelperCounts, Mate, Team};
 
 /// What the refinement of the main line (tsume rules) may spend (see
-/// [`main_line::RefineBudget`]): its probes for shorter mates `PROBE_BUDGET_PERCENT` of the
-/// first proof's nodes and at least `PROBE_BUDGET_MIN`, its proofs that none is left as long as
-/// it has spent less than `PROOF_BUDGET` in all. On 将棋図巧 (60 s each, 2026-11-26) this found
-/// the recorded length on 76 of 95 problems for 143 M nodes on the 99 answered, against 73 for
-/// 139 M with one budget for both (half the first proof, at least 500,000 nodes): short problems
-/// no longer spend that floor on proofs, which let long ones finish their probes (図巧69, 79,
-/// 86). Larger proof budgets settled more questions but shortened no line. A floor of 1 M
-/// instead of 5 M (2026-11-27, 50 M nodes each) kept the 76 of 96 at their length for 196 M
-/// nodes against 209 M, and 寿 answered in 5.6 M nodes instead of 7.8 M.
+/// [`main_line::RefineBudget`]) since it began or last found a shorter mate: its probes for
+/// shorter mates `PROBE_BUDGET_PERCENT` of the first proof's nodes and at least
+/// `PROBE_BUDGET_MIN`, its proofs that none is left as long as it has spent less than
+/// `PROOF_BUDGET`. On 将棋図巧 (60 s each, 2026-11-26) this found the recorded length on 76 of
+/// 95 problems for 143 M nodes on the 99 answered, against 73 for 139 M with one budget for both
+/// (half the first proof, at least 500,000 nodes). Counted from the start, a floor of 300,000
+/// left YaneuraOu mate9 #183 and #206 longer than their shortest (their lines came down 2 plies
+/// at a time); counted from the last shorter mate it keeps them, and 将棋図巧 at the same 76 for
+/// 161 M nodes against 162 M with the floor of 1 M from the start (2026-11-27).
 const PROBE_BUDGET_PERCENT: u64 = 100;
-const PROBE_BUDGET_MIN: u64 = 1_000_000;
+const PROBE_BUDGET_MIN: u64 = 300_000;
 const PROOF_BUDGET: u64 = 400_000;
 /// The refinement's budget for a root the table already proved (see `solve_after`).
 const RECALLED_BUDGET: u64 = 20_000;
