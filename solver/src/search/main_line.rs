@@ -124,11 +124,13 @@ const PURE_PROBE_SHARE: u64 = 8;
 pub(super) const PURE_BOUND_BUDGET: u64 = 500_000;
 
 /// What the refinement may spend, in nodes of every thread since it began or last found a
-/// shorter mate: `probes` on the passes that look for shorter mates (caps up to
-/// [`LAST_PROBE_CAP`]), and passes with larger caps, which only prove that no shorter mate is
-/// left, while it has spent less than `proofs`. The budget is patience: a refinement still
+/// shorter mate on the main line: `probes` on the passes that look for shorter mates (caps up
+/// to [`LAST_PROBE_CAP`]), and passes with larger caps, which only prove that no shorter mate
+/// is left, while it has spent less than `proofs`. The budget is patience: a refinement still
 /// shortening its line step by step is not cut off halfway (YaneuraOu mate9 #183 came down
-/// from 31 plies 2 at a time, past any fixed budget of 300,000 nodes).
+/// from 31 plies 2 at a time, past any fixed budget of 300,000 nodes). A shorter mate in a
+/// competing variation does not renew it (寿: 1.4 M nodes more for the same line); renewing
+/// it only when the line's length dropped left mate11 #130 at 15 plies for 11.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct RefineBudget {
     pub(super) probes: u64,
@@ -198,7 +200,8 @@ impl Search<'_> {
         budget: RefineBudget,
         team: &mut Team<'_>,
     ) -> Option<MainLine> {
-        // Nodes of every thread since the refinement began or last found a shorter mate.
+        // Nodes of every thread since the refinement began or last found a shorter mate on
+        // the main line (see `RefineBudget`).
         let all_nodes = |search: &Search<'_>, team: &Team<'_>| search.nodes + team.helper_nodes();
         let mut since = all_nodes(self, team);
         let spent =
@@ -270,6 +273,7 @@ impl Search<'_> {
             });
             let spent_out = pass.spent.load(Ordering::Relaxed);
             let mut shortened = false;
+            let mut on_main_line = false;
             let answers = pass.answers.lock().map(|a| a.clone()).unwrap_or_default();
             for (q, answer) in pass.questions.iter().zip(answers) {
                 let question = (lines[q.line].1[q.index].0, q.value.plies);
@@ -282,6 +286,7 @@ impl Search<'_> {
                         // through stale ones.
                         memo.forget_above(question.0);
                         shortened = true;
+                        on_main_line |= q.line == 0;
                     }
                     Some(Shorter::None) => {
                         settled.insert(question);
@@ -299,8 +304,10 @@ impl Search<'_> {
                 return line(moves, false);
             }
             let spent_now = spent(self, team, since);
-            if shortened {
+            if on_main_line {
                 since = all_nodes(self, team);
+            }
+            if shortened {
                 continue;
             }
             if unsettled
