@@ -115,13 +115,19 @@ const PURE_PROBE_SHARE: u64 = 8;
 /// #245, whose tsume questions at the root were still unsettled at 16,000 nodes, in 125,000
 /// nodes; the hardest single question (mate9 #139, a mate within 13) took 300,000.
 ///
-/// Only a line the refinement shortened is asked: a first proof that took a detour may have
-/// taken others the local questions cannot see, while a line every question left as it was is
-/// rarely beaten by a pure mate (将棋図巧: 63 of 99 lines never shortened; their pure mates are
-/// far longer, and asking cost 31 M nodes, a third of the refinement, for nothing). On all
-/// 2,500 YaneuraOu samples, each of the 13 whose answer this bound shortened had its line
-/// shortened first, by 2 to 18 plies.
+/// The whole budget goes to a line the refinement shortened: a first proof that took a
+/// detour may have taken others the local questions cannot see, while a line every question
+/// left as it was is rarely beaten by a pure mate (将棋図巧: 63 of 99 lines never shortened;
+/// their pure mates are far longer, and 500,000 nodes each cost 31 M, a third of the
+/// refinement, for nothing); such a line gets the first rounds only
+/// ([`PURE_BOUND_UNSHORTENED`]). On all 2,500 YaneuraOu samples at one thread, each of the 13
+/// whose answer this bound shortened had its line shortened first, by 2 to 18 plies.
 pub(super) const PURE_BOUND_BUDGET: u64 = 500_000;
+/// The pure-rule bound's budget for a line the refinement never shortened: its first rounds
+/// (caps 16,000 and 128,000). With two threads the first proof changes from run to run and may
+/// start nearer the answer without reaching it: YaneuraOu mate11 #245, #359 and #374 then came
+/// out 15 plies for 11 with no bound at all (#245's pure mate takes 125,000 nodes).
+const PURE_BOUND_UNSHORTENED: u64 = LAST_PROBE_CAP + LAST_PROBE_CAP * QUESTION_CAP_GROWTH;
 
 /// What the refinement may spend, in nodes of every thread since it began or last found a
 /// shorter mate on the main line: `probes` on the passes that look for shorter mates (caps up
@@ -329,13 +335,13 @@ impl Search<'_> {
                     doubtful = true;
                 }
                 // The pure-rule bound (see `PURE_BOUND_BUDGET`), once the line was shortened.
-                let pure_budget = budget.pure_bound;
                 let shortened_before = len.plies < first_len;
-                if shortened_before
-                    && !root_settled
-                    && pure_bound_spent < pure_budget
-                    && len.plies >= 3
-                {
+                let pure_budget = if shortened_before {
+                    budget.pure_bound
+                } else {
+                    budget.pure_bound.min(PURE_BOUND_UNSHORTENED)
+                };
+                if !root_settled && pure_bound_spent < pure_budget && len.plies >= 3 {
                     let before = self.nodes;
                     let cap = pure_bound_cap.min(pure_budget - pure_bound_spent);
                     let v = self.probe_pure(root, len.plies - 2, cap);
