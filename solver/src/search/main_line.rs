@@ -106,9 +106,8 @@ const LAST_PROBE_CAP: u64 = FIRST_QUESTION_CAP * QUESTION_CAP_GROWTH;
 const PURE_PROBE_SHARE: u64 = 8;
 
 /// The pure-rule bound: a pure-rule mate is a tsume-rule mate, so the answer is never longer
-/// than the pure-rule shortest. When the refinement has shortened the first proof's line and
-/// is done, and the root's own question (a shorter mate from the root) is still unsettled, the
-/// root is asked under pure rules for a mate within the line's length − 2, with growing caps,
+/// than the pure-rule shortest. When the refinement is done and the root's own question (a
+/// shorter mate from the root) is still unsettled, the root is asked under pure rules for a mate within the line's length − 2, with growing caps,
 /// until it answers or this budget is spent; a mate found shortens the line (its proof is in the
 /// table), renews the budget, and the refinement goes on. Pure mates are found much faster than
 /// tsume ones (no futility tests): on YaneuraOu's samples this found the 11-ply mate of mate11

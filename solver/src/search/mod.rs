@@ -56,7 +56,8 @@ use std::time::{Duration, Instant};
 use team::{HelperCounts, Mate, Team};
 
 /// What the refinement of the main line (tsume rules) may spend (see
-/// [`main_line::RefineBudget`]) since it began or last found a shorter mate: its probes for
+/// [`main_line::RefineBudget`]) since it began or last found a shorter mate on the main line:
+/// its probes for
 /// shorter mates `PROBE_BUDGET_PERCENT` of the first proof's nodes and at least
 /// `PROBE_BUDGET_MIN`, its proofs that none is left as long as it has spent less than
 /// `PROOF_BUDGET`. On 将棋図巧 (60 s each, 2026-11-26) this found the recorded length on 76 of
