@@ -98,6 +98,23 @@ fn short_zukou_problems_have_their_published_lengths() {
     }
 }
 
+/// 図巧33 (15 plies). After ▲８三飛 the defender may drop a pawn on 8e: ▲同角 △同桂 ▲９五歩
+/// △同玉 then stands exactly where △９五玉 ▲８五角 △同桂 stands (same board, same hands), 4
+/// plies later. An interposition that only returns to a position of another defence's line is a
+/// detour, and composers call it futile: the record plays △９五玉 (the answer had been 17 plies
+/// through △８五歩).
+#[test]
+fn an_interposition_that_returns_to_another_defences_line_is_futile() {
+    let root = "l8/1n7/np3B3/SR1+P5/k1N6/9/1Ps6/1N7/5+B3 b r4g2s3l15p 1";
+    let r = solve(root, Rules::Tsume);
+    let line = mate_line(root, &r, Rules::Tsume);
+    assert_eq!(line.len(), 15, "{line:?}");
+    assert_eq!(line[3].to_string(), "9d9e", "{line:?}");
+    // Under pure rules every interposition counts, the detour too.
+    let pure = solve(root, Rules::Pure);
+    assert!(mate_line(root, &pure, Rules::Pure).len() > 15);
+}
+
 /// 寿 (図巧100, 611 plies). Late in its line (ply 540) the defender may go △７一玉, mated in 5
 /// plies with no piece left over, or △６一玉, mated in 71 with none; until the refinement looked
 /// into the variations that compete with the main line, △６一玉 kept the value of the first

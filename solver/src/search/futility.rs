@@ -22,6 +22,10 @@
 //! and counts with its own length (中合), even when the attacker mates in the end. A drop next
 //! to the king taken by another piece than the checker, with mate, is futile as well.
 //!
+//! **Detours.** An interposition that is taken, retaken and leads back to a position of
+//! another defence's line (same board, same hands) only adds plies; composers call it futile
+//! too. That needs the lines, so the main line decides it (`Search::preferred_defence`).
+//!
 //! **Cost.** Only captures that pass the three board conditions are searched, so that an
 //! interposition the king takes back costs no search at all.
 

@@ -84,6 +84,11 @@ pub(super) struct MainLine {
     pub(super) final_line: Option<(std::time::Duration, u64)>,
 }
 
+/// How far the lines of an AND node's defences are compared to find an interposition that is
+/// only a detour (see `Search::preferred_defence`): the interposition, its capture, the
+/// recapture, a check and the king's reply are 5 plies.
+const DETOUR_PLIES: usize = 8;
+
 /// Node caps of the questions the main line asks.
 const REPROVE_CAP: u64 = 200_000;
 /// 99 % of the futile interpositions of 図巧1 are proven within 1,500 nodes; a test that is not
@@ -573,6 +578,8 @@ impl Search<'_> {
                 |mv: Move| blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
             let tsume = self.rules == Rules::Tsume;
             let mut defended = true;
+            // Every counted defence with its value, and whether it is an interposition.
+            let mut counted: Vec<(MateLen, Move, bool)> = Vec::new();
             for &mv in &moves {
                 if tsume && is_interposition(mv) && self.is_futile(pos, mv, Some(&mut memo.futile))
                 {
@@ -594,9 +601,18 @@ impl Search<'_> {
                     defended = false;
                     break;
                 };
-                if best.is_none_or(|(b, _)| v.defender_prefers(b)) {
-                    best = Some((v, mv));
-                }
+                counted.push((v, mv, is_interposition(mv)));
+            }
+            if defended && tsume {
+                best = self.preferred_defence(pos, memo, counted);
+            } else if defended {
+                best = counted.iter().fold(None, |best, &(v, mv, _)| {
+                    if best.is_none_or(|(b, _)| v.defender_prefers(b)) {
+                        Some((v, mv))
+                    } else {
+                        best
+                    }
+                });
             }
             if !defended {
                 best = None;
@@ -617,6 +633,68 @@ impl Search<'_> {
             }
         }
         len
+    }
+
+    /// Tsume rules: the defender's preferred defence among the `counted` ones of the AND node
+    /// `pos` (values known), leaving out interpositions that are only detours: an
+    /// interposition whose line passes, later, through a position that the line of another
+    /// counted defence passes through (hands included) adds plies and nothing else, and
+    /// composers call it futile too. 将棋図巧33: △８五歩 is taken by ▲同角, retaken by △同桂,
+    /// and ▲９五歩 △同玉 stands where △９五玉 ▲８五角 △同桂 stood, 4 plies later; the record
+    /// plays △９五玉.
+    fn preferred_defence(
+        &mut self,
+        pos: &mut Position,
+        memo: &LineMemo,
+        mut counted: Vec<(MateLen, Move, bool)>,
+    ) -> Option<(MateLen, Move)> {
+        loop {
+            let (i, &(v, mv, interposition)) = counted.iter().enumerate().reduce(|a, b| {
+                if b.1 .0.defender_prefers(a.1 .0) {
+                    b
+                } else {
+                    a
+                }
+            })?;
+            if !interposition || counted.len() < 2 {
+                return Some((v, mv));
+            }
+            let own = self.memo_line_keys(pos, mv, memo);
+            let detour =
+                counted.iter().any(|&(_, other, _)| {
+                    other != mv
+                        && self.memo_line_keys(pos, other, memo).iter().enumerate().any(
+                            |(b, key)| own.iter().position(|k| k == key).is_some_and(|a| a > b),
+                        )
+                });
+            if !detour {
+                return Some((v, mv));
+            }
+            counted.swap_remove(i);
+        }
+    }
+
+    /// The keys of the first [`DETOUR_PLIES`] positions of the line after `mv` from `pos`, as
+    /// the memo's best moves make it (the position after `mv` first).
+    fn memo_line_keys(&self, pos: &mut Position, mv: Move, memo: &LineMemo) -> Vec<u64> {
+        let mut keys = Vec::with_capacity(DETOUR_PLIES);
+        let mut played = 0;
+        pos.make_move(mv);
+        played += 1;
+        while keys.len() < DETOUR_PLIES {
+            let key = pos.key();
+            keys.push(key);
+            let Some(best) = memo.known.get(&key).map(|k| k.best) else { break };
+            if best == Move::NULL || !shogi::movegen::is_legal(pos, best) {
+                break;
+            }
+            pos.make_move(best);
+            played += 1;
+        }
+        for _ in 0..played {
+            pos.unmake_move();
+        }
+        keys
     }
 
     /// The checks of the OR node `pos` with a proof in the table, shortest proof first.
