@@ -35,6 +35,7 @@ fn internal(params: Params) -> PlayerSpec {
         book: None,
         book_policy: Default::default(),
         weights: None,
+        network: None,
         turns: false,
     })
 }

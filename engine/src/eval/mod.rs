@@ -6,6 +6,8 @@
 //! one pass over the pieces and a dozen attack queries per king, a few hundred nanoseconds.
 
 pub mod accumulator;
+pub mod choice;
+pub mod network;
 pub mod weights;
 pub mod weights_file;
 

@@ -6,6 +6,7 @@ use crate::learn::features::Layout;
 use crate::learn::fit::{fit, prepare, FitSettings};
 use crate::learn::gen::{self, GenSettings};
 use crate::learn::import::{import_game, read_records, ImportSettings};
+use crate::learn::network_fit::{train, Encoded, NetSettings};
 use crate::matches::args::{default_openings, params_from};
 use crate::matches::openings::{read_openings, Opening};
 use crate::tools::chart::LineChart;
@@ -32,6 +33,47 @@ pub enum LearnCommand {
     /// Fit the evaluation's weights to labelled positions (logistic regression of the result,
     /// Texel's method); writes a weights file for `EvalFile`/`--a-weights` and the loss curve.
     Fit(FitArgs),
+    /// Train the network evaluation on labelled positions (`learn gen` files); writes the
+    /// network file for `EvalFile` and the loss curve.
+    Net(NetArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct NetArgs {
+    /// Data files of `learn gen` or `learn import`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// The loss curve (SVG; default: OUT with `.svg`).
+    #[arg(long, value_name = "FILE")]
+    pub curve: Option<PathBuf>,
+    #[arg(long, default_value_t = NetSettings::default().epochs)]
+    pub epochs: usize,
+    /// Epochs without a better held-out loss before stopping.
+    #[arg(long, default_value_t = NetSettings::default().patience)]
+    pub patience: usize,
+    #[arg(long, default_value_t = NetSettings::default().batch)]
+    pub batch: usize,
+    /// Adam's step.
+    #[arg(long, default_value_t = NetSettings::default().learning_rate)]
+    pub learning_rate: f32,
+    /// The step is multiplied by this after each epoch.
+    #[arg(long, default_value_t = NetSettings::default().decay)]
+    pub decay: f32,
+    /// Share of the game result in the target (the rest: the search score's win
+    /// probability).
+    #[arg(long, default_value_t = NetSettings::default().result_weight)]
+    pub result_weight: f64,
+    /// The logistic scale in centipawns (default: fitted to the results of the scores).
+    #[arg(long)]
+    pub scale: Option<f64>,
+    #[arg(long, default_value_t = NetSettings::default().seed)]
+    pub seed: u64,
+    /// Threads (the weights do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 #[derive(Args, Debug)]
@@ -146,6 +188,7 @@ pub fn run(args: &LearnArgs) -> u8 {
         LearnCommand::Gen(a) => run_gen(a),
         LearnCommand::Import(a) => run_import(a),
         LearnCommand::Fit(a) => run_fit(a),
+        LearnCommand::Net(a) => run_net(a),
     };
     match result {
         Ok(()) => 0,
@@ -309,5 +352,100 @@ fn run_fit(args: &FitArgs) -> Result<(), String> {
     };
     std::fs::write(&curve, chart.svg_fitted()).map_err(|e| format!("{}: {e}", curve.display()))?;
     eprintln!("weights written to {}, loss curve to {}", args.out.display(), curve.display());
+    Ok(())
+}
+
+fn run_net(args: &NetArgs) -> Result<(), String> {
+    // Read line by line into the encoding: a million positions as `Sample`s would not fit.
+    let mut encoded = Encoded::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut read = 0usize;
+    // Games are told apart by their `# game` lines (the held-out tenth is of games).
+    let mut game = 0usize;
+    // The built-in linear evaluation on the held-out positions, the yardstick.
+    let linear_weights = crate::eval::weights::Weights::default();
+    let mut linear_held_out: Vec<(i32, i32, f64)> = Vec::new();
+    for path in &args.data {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (i, line) in text.lines().enumerate() {
+            if data::game_number(line).is_some() {
+                game += 1;
+            }
+            match data::parse_line(line) {
+                Ok(Some(s)) => {
+                    read += 1;
+                    let before = encoded.len();
+                    if encoded.push(&s, game, &mut seen) && encoded.is_held_out(before) {
+                        let linear = crate::eval::evaluate_weighted(
+                            &s.position,
+                            &linear_weights,
+                            crate::eval::Scales::default(),
+                        );
+                        linear_held_out.push((linear, s.score, s.result));
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => return Err(format!("{}:{}: {e}", path.display(), i + 1)),
+            }
+        }
+    }
+    let settings = NetSettings {
+        epochs: args.epochs,
+        patience: args.patience,
+        batch: args.batch,
+        learning_rate: args.learning_rate,
+        decay: args.decay,
+        result_weight: args.result_weight,
+        scale: args.scale,
+        seed: args.seed,
+        threads: args.threads,
+    };
+    let held = encoded.held_out();
+    eprintln!(
+        "{} positions ({} duplicates or without kings left out), {held} held out",
+        encoded.len(),
+        read - encoded.len()
+    );
+    let started = Instant::now();
+    let fitted = train(&mut encoded, &settings, |epoch, e| {
+        eprintln!(
+            "epoch {epoch}: loss {:.6}, held out {:.6} ({:.0} s)",
+            e.train_loss,
+            e.held_out_loss,
+            started.elapsed().as_secs_f64()
+        );
+    })?;
+    eprintln!("best epoch {}, logistic scale {:.1} cp", fitted.best_epoch, fitted.scale);
+    let linear_loss = crate::learn::network_fit::loss_of_values(
+        linear_held_out.iter().map(|&(v, score, result)| (v as f32, score as f32, result as f32)),
+        &settings,
+        fitted.scale,
+    );
+    eprintln!(
+        "held-out loss: network {:.6}, the built-in linear evaluation {linear_loss:.6}",
+        fitted.epochs[fitted.best_epoch].held_out_loss
+    );
+    let (quantised, score) =
+        crate::learn::network_fit::quantisation_report(&fitted.net, &encoded, 2000);
+    eprintln!(
+        "first 2000 positions: quantised network {quantised:.1} cp from the float one, float \
+         network {score:.1} cp from the search scores (mean distances)"
+    );
+    crate::eval::network::file::save(&fitted.net.quantise(), &args.out)?;
+    let curve = args.curve.clone().unwrap_or_else(|| args.out.with_extension("svg"));
+    let points = |f: fn(&crate::learn::network_fit::NetEpoch) -> f64| {
+        fitted.epochs.iter().enumerate().map(|(i, e)| (i as f64, f(e))).collect::<Vec<_>>()
+    };
+    let chart = LineChart {
+        title: format!("learn net: squared error by epoch ({} positions)", encoded.len()),
+        x_label: "epoch".to_string(),
+        y_label: "loss".to_string(),
+        series: vec![
+            ("training".to_string(), points(|e| e.train_loss)),
+            ("held out".to_string(), points(|e| e.held_out_loss)),
+        ],
+    };
+    std::fs::write(&curve, chart.svg_fitted()).map_err(|e| format!("{}: {e}", curve.display()))?;
+    eprintln!("network written to {}, loss curve to {}", args.out.display(), curve.display());
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! - [`features`]: the evaluation as a sum of features, computed once per position;
 //! - [`fit`]: logistic regression of the result on the evaluation (Texel's method), by
 //!   gradient descent with a held-out tenth and early stop;
+//! - [`network_fit`]: the network evaluation trained in floating point, then quantised;
 //! - [`command`]: the command line, the weights file and the loss curve.
 
 pub mod command;
@@ -15,3 +16,4 @@ pub mod features;
 pub mod fit;
 pub mod gen;
 pub mod import;
+pub mod network_fit;

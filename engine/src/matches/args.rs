@@ -1,7 +1,7 @@
 //! The command line of `tsumugi match` and its translation into a [`MatchConfig`].
 
 use crate::book::{Book, BookPolicy};
-use crate::eval::weights::Weights;
+use crate::eval::choice::EvalChoice;
 use crate::matches::external_engine::ExternalSpec;
 use crate::matches::game::GameClock;
 use crate::matches::internal_player::InternalSpec;
@@ -55,10 +55,12 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5",
           value_parser = clap::value_parser!(u8).range(1..=8))]
     pub b_ponder: Option<u8>,
-    /// Player A evaluates with this weights file (`tsumugi learn fit`, or `learnt` / `hand-set` for the built-in sets; default: learnt).
+    /// Player A evaluates with this file: linear weights (`tsumugi learn fit`, or `learnt` /
+    /// `hand-set` for the built-in sets) or a network (`tsumugi learn net`, or `network` for
+    /// the built-in one); default: the engine's default evaluation.
     #[arg(long, value_name = "FILE")]
     pub a_weights: Option<PathBuf>,
-    /// Player B (in-process) evaluates with this weights file.
+    /// Player B (in-process) evaluates with this weights or network file.
     #[arg(long, value_name = "FILE")]
     pub b_weights: Option<PathBuf>,
     /// Player A plays from this opening book (YaneuraOu text format) while it has the position.
@@ -223,7 +225,7 @@ impl MatchArgs {
                         weights_file: Option<&PathBuf>|
          -> Result<PlayerSpec, String> {
             let book = book_file.map(|path| read_book(path)).transpose()?;
-            let weights = weights_file.map(|path| Weights::load(path)).transpose()?.map(Arc::new);
+            let eval = weights_file.map(|path| EvalChoice::load(path)).transpose()?;
             let params = params_from(file.map(PathBuf::as_path), set)?;
             let threads = usize::from(threads);
             let ponder = ponder.map(|n| PonderSettings {
@@ -250,7 +252,14 @@ impl MatchArgs {
                 ponder,
                 book,
                 book_policy: BookPolicy { max_ply: self.book_max_ply, ..BookPolicy::default() },
-                weights,
+                weights: match &eval {
+                    Some(EvalChoice::Linear(w)) => Some(Arc::clone(w)),
+                    _ => None,
+                },
+                network: match eval {
+                    Some(EvalChoice::Network(n)) => Some(n),
+                    _ => None,
+                },
                 turns: self.turns,
             }))
         };

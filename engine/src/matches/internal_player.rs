@@ -11,6 +11,7 @@
 //! once, as `tsumugi` answers a `go` with `BookFile` set.
 
 use crate::book::{Book, BookPolicy};
+use crate::eval::network::Network;
 use crate::eval::weights::Weights;
 use crate::matches::player::{with_move, GameOver, MoveRequest, Player, PlayerError, Reply};
 use crate::params::Params;
@@ -46,6 +47,8 @@ pub struct InternalSpec {
     pub book_policy: BookPolicy,
     /// The evaluation's weights (`None`: the engine's default, the learnt ones).
     pub weights: Option<Arc<Weights>>,
+    /// The network evaluation (`None`: the linear one, with `weights`).
+    pub network: Option<Arc<Network>>,
     /// Under a node limit, ponder on the player's own turn (`match --turns`): the ponder
     /// search runs to its node budget right after the move, before the opponent searches.
     pub turns: bool,
@@ -167,6 +170,7 @@ fn new_engine(spec: &InternalSpec) -> Box<Engine> {
     if let Some(weights) = &spec.weights {
         engine.set_weights(Arc::clone(weights));
     }
+    engine.set_network(spec.network.clone());
     engine.set_threads(spec.threads);
     if let Some(settings) = spec.ponder {
         engine.set_ponder_settings(settings);
@@ -277,6 +281,7 @@ mod tests {
             book: None,
             book_policy: BookPolicy::default(),
             weights: None,
+            network: None,
             turns: false,
         }
     }

@@ -15,6 +15,8 @@
 //! perpetual check loses for the checker.
 
 use crate::eval::accumulator::Accumulator;
+use crate::eval::network::accumulator::NetAccumulator;
+use crate::eval::network::Network;
 use crate::eval::weights::Weights;
 use crate::eval::{evaluate_with, material, EvalCache, Scales};
 use crate::params::Params;
@@ -131,6 +133,8 @@ fn root_keys(pos: &Position) -> Vec<u64> {
 pub struct SearchContext<'a> {
     pub params: &'a Params,
     pub weights: &'a Weights,
+    /// The network evaluation; `None`: the linear one, with `weights`.
+    pub network: Option<&'a Network>,
     pub tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
     pub shared: &'a SharedSearch,
@@ -147,6 +151,7 @@ pub struct Searcher<'a> {
     pub pos: Position,
     pub params: &'a Params,
     weights: &'a Weights,
+    network: Option<&'a Network>,
     pub tt: &'a TranspositionTable,
     pub history: &'a mut History,
     pub correction: &'a mut CorrectionHistory,
@@ -179,6 +184,9 @@ pub struct Searcher<'a> {
     /// Material and placement of the positions on the path from the root (the last is the
     /// current position's), kept move by move.
     accumulators: Vec<Accumulator>,
+    /// The network's first-layer sums along the path, when it evaluates (the linear
+    /// accumulators are then not kept).
+    net_accumulators: Vec<NetAccumulator>,
 }
 
 /// How far back (plies) the search looks for a repeated position.
@@ -207,6 +215,7 @@ impl<'a> Searcher<'a> {
             pos: pos.clone(),
             params,
             weights: ctx.weights,
+            network: ctx.network,
             tt: ctx.tt,
             history: &mut memory.history,
             correction: &mut memory.correction,
@@ -243,7 +252,16 @@ impl<'a> Searcher<'a> {
             keys: root_keys(pos),
             accumulators: {
                 let mut v = Vec::with_capacity(MAX_PLY + 4);
-                v.push(Accumulator::of(pos, ctx.weights));
+                if ctx.network.is_none() {
+                    v.push(Accumulator::of(pos, ctx.weights));
+                }
+                v
+            },
+            net_accumulators: {
+                let mut v = Vec::with_capacity(MAX_PLY + 4);
+                if let Some(net) = ctx.network {
+                    v.push(NetAccumulator::of(pos, net));
+                }
                 v
             },
         }
@@ -255,15 +273,25 @@ impl<'a> Searcher<'a> {
         self.tt.prefetch(self.pos.key_after(m));
         self.pos.make_move(m);
         self.keys.push(self.pos.key());
-        let acc = self.accumulator().after_move(&self.pos, m, self.weights);
-        self.accumulators.push(acc);
+        if let Some(net) = self.network {
+            let last = &self.net_accumulators[self.net_accumulators.len() - 1];
+            let acc = last.after_move(&self.pos, m, net);
+            self.net_accumulators.push(acc);
+        } else {
+            let acc = self.accumulator().after_move(&self.pos, m, self.weights);
+            self.accumulators.push(acc);
+        }
     }
 
     #[inline(always)]
     pub(crate) fn undo_move(&mut self) {
         self.pos.unmake_move();
         self.keys.pop();
-        self.accumulators.pop();
+        if self.network.is_some() {
+            self.net_accumulators.pop();
+        } else {
+            self.accumulators.pop();
+        }
     }
 
     /// Material and placement of the current position.
@@ -1167,9 +1195,15 @@ impl<'a> Searcher<'a> {
         if let Some(v) = self.eval_cache.probe(key) {
             return v;
         }
-        let scales = Scales::of(self.params);
-        let v = evaluate_with(&self.pos, self.accumulator(), self.weights, scales);
-        debug_assert_eq!(v, crate::eval::evaluate_weighted(&self.pos, self.weights, scales));
+        let v = if let Some(net) = self.network {
+            let acc = &self.net_accumulators[self.net_accumulators.len() - 1];
+            acc.evaluate(net, self.pos.side_to_move())
+        } else {
+            let scales = Scales::of(self.params);
+            let v = evaluate_with(&self.pos, self.accumulator(), self.weights, scales);
+            debug_assert_eq!(v, crate::eval::evaluate_weighted(&self.pos, self.weights, scales));
+            v
+        };
         self.eval_cache.store(key, v);
         v
     }

@@ -4,6 +4,7 @@
 //! df-pn oracle on a thread beside them (see [`crate::search::alpha_beta`] and
 //! [`crate::search::oracle`]).
 
+use crate::eval::network::Network;
 use crate::eval::weights::Weights;
 use crate::params::Params;
 use crate::search::alpha_beta::{to_score, RootMove, SearchContext, Searcher, VALUE_INF};
@@ -23,6 +24,9 @@ pub struct Engine {
     params: Params,
     /// The evaluation's weights (hand-set unless `EvalFile`/`--weights` gave others).
     weights: Arc<Weights>,
+    /// The network evaluation, when the engine evaluates with one (`EvalType=network`); the
+    /// linear weights otherwise.
+    network: Option<Arc<Network>>,
     hash_mb: usize,
     tt: TranspositionTable,
     /// One per search thread; the first is the main thread's.
@@ -60,6 +64,7 @@ impl Engine {
         Engine {
             params,
             weights: Arc::new(Weights::default()),
+            network: None,
             hash_mb,
             tt: TranspositionTable::new(hash_mb),
             memories: vec![ThreadMemory::new()],
@@ -110,6 +115,24 @@ impl Engine {
         &self.weights
     }
 
+    /// Evaluates with `network` from now on (`None`: with the linear weights); a change
+    /// forgets everything learnt, as [`Engine::set_weights`] does.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        let same = match (&self.network, &network) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || **a == **b,
+            _ => false,
+        };
+        if !same {
+            self.network = network;
+            self.clear();
+        }
+    }
+
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
     pub fn params_mut(&mut self) -> &mut Params {
         &mut self.params
     }
@@ -148,6 +171,9 @@ impl Engine {
     pub fn static_eval(&self, pos: &Position) -> i32 {
         if self.params.eval_material_only != 0 {
             crate::eval::material(pos)
+        } else if let Some(net) = &self.network {
+            let acc = crate::eval::network::accumulator::NetAccumulator::of(pos, net);
+            acc.evaluate(net, pos.side_to_move())
         } else {
             let scales = crate::eval::Scales::of(&self.params);
             crate::eval::evaluate_weighted(pos, &self.weights, scales)
@@ -217,6 +243,7 @@ impl Engine {
         let mut group = SearchGroup {
             params: &self.params,
             weights: &self.weights,
+            network: self.network.as_deref(),
             tt: &self.tt,
             memories: &mut self.memories,
             root_oracle: Some(&mut self.root_oracle),
@@ -240,6 +267,7 @@ impl Engine {
             groups.push(SearchGroup {
                 params: &self.params,
                 weights: &self.weights,
+                network: self.network.as_deref(),
                 tt: &self.tt,
                 memories,
                 root_oracle: None,
@@ -255,6 +283,7 @@ impl Engine {
 pub(crate) struct SearchGroup<'a> {
     params: &'a Params,
     weights: &'a Weights,
+    network: Option<&'a Network>,
     tt: &'a TranspositionTable,
     /// One per thread of the group; the first is the thread that reports.
     memories: &'a mut [ThreadMemory],
@@ -299,6 +328,7 @@ impl SearchGroup<'_> {
         let ctx = SearchContext {
             params,
             weights: self.weights,
+            network: self.network,
             tt: self.tt,
             control,
             shared: &shared,
@@ -508,5 +538,45 @@ mod weights_tests {
         assert!(with_cheap < hand_set - 200, "{with_cheap} vs {hand_set}");
         engine.set_weights(Arc::new(Weights::hand_set()));
         assert_eq!(score(&mut engine), hand_set);
+    }
+
+    /// With a network set, the search evaluates with it: a network whose only weight is a
+    /// psqt value for Black's knight on the board (from each view: ours up, theirs down) gives
+    /// the score that value, and taking the network away gives the linear score back.
+    #[test]
+    fn the_search_uses_the_network_it_is_given() {
+        use crate::eval::network::accumulator::NetAccumulator;
+        use crate::eval::network::features::{meaning, Meaning, FEATURES};
+        use crate::eval::network::{Network, QA, QW};
+        let pos =
+            Position::from_sfen("4k4/9/9/9/9/9/9/4N4/4K4 b - 1").unwrap_or_else(|e| panic!("{e}"));
+        let params = Params { oracle_root_ms: 0, ..Params::default() };
+        let mut engine = Engine::new(params, 1);
+        let limits = SearchLimits { depth: Some(4), nodes: None, multipv: 1 };
+        let score = |engine: &mut Engine| {
+            let control = SearchControl::new(None, None, false);
+            match engine.search(&pos, &limits, &control, &mut |_| {}).score {
+                Score::Cp(cp) => cp,
+                Score::Mate(_) => panic!("no mate here"),
+            }
+        };
+        let linear = score(&mut engine);
+        let mut net = Network::zeros();
+        for f in 0..FEATURES {
+            net.psqt[f] = match meaning(f) {
+                Meaning::Piece { ours: true, kind: shogi::PieceKind::Knight } => 7 * QA * QW,
+                Meaning::Piece { ours: false, kind: shogi::PieceKind::Knight } => -7 * QA * QW,
+                _ => 0,
+            };
+        }
+        let net = Arc::new(net);
+        engine.set_network(Some(Arc::clone(&net)));
+        let acc = NetAccumulator::of(&pos, &net);
+        assert_eq!(engine.static_eval(&pos), 700);
+        assert_eq!(acc.evaluate(&net, pos.side_to_move()), 700);
+        // Every leaf keeps the knight (the king cannot take it in four plies): 700.
+        assert_eq!(score(&mut engine), 700);
+        engine.set_network(None);
+        assert_eq!(score(&mut engine), linear);
     }
 }

@@ -48,6 +48,7 @@ impl GamePlan {
             book: None,
             book_policy: Default::default(),
             weights: None,
+            network: None,
             turns: false,
         })
     }

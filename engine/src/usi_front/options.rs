@@ -13,6 +13,8 @@
 //! the GUI uses; [`UsiOptions::effective_params`] computes the result.
 
 use crate::book::BookPolicy;
+use crate::eval::choice::EvalChoice;
+use crate::eval::network::{self, Network};
 use crate::eval::weights::Weights;
 use crate::params::Params;
 use crate::search::ponder::{PonderSettings, MAX_CANDIDATES};
@@ -109,8 +111,12 @@ pub struct UsiOptions {
     pub soppo: SoppoChoice,
     /// `false` switches the df-pn oracle off.
     pub oracle: bool,
-    /// The evaluation's weights (`EvalFile`; `None`: the learnt ones built in), read when set.
-    pub eval_file: Option<(PathBuf, Arc<Weights>)>,
+    /// The evaluation file (`EvalFile`: linear weights or a network; `None`: the built-in
+    /// ones), read when set.
+    pub eval_file: Option<(PathBuf, EvalChoice)>,
+    /// `EvalType`: the network (from `EvalFile` when it is one, else built in) or the linear
+    /// evaluation.
+    pub eval_network: bool,
     /// The opening book (`BookFile`; `None`: no book).
     pub book_file: Option<PathBuf>,
     /// `BookMaxPly`, `BookEvalDiff`, `BookMinCount`, `BookRandom`.
@@ -132,6 +138,7 @@ impl Default for UsiOptions {
             soppo: SoppoChoice::default(),
             oracle: true,
             eval_file: None,
+            eval_network: network::builtin().is_some(),
             book_file: None,
             book_policy: BookPolicy::default(),
         }
@@ -149,6 +156,8 @@ const MINIMUM_THINKING: Spin = Spin::new("MinimumThinkingTime", 0, TIME_OPTION_M
 const PARAMS_FILE: Text = Text::filename("ParamsFile");
 const BOOK_FILE: Text = Text::filename("BookFile");
 const EVAL_FILE: Text = Text::filename("EvalFile");
+const EVAL_TYPE: Combo = Combo::new("EvalType", &EVAL_TYPES);
+const EVAL_TYPES: [&str; 2] = ["network", "linear"];
 const BOOK_MAX_PLY: Spin = Spin::new("BookMaxPly", 0, BOOK_MAX_PLY_MAX);
 const BOOK_EVAL_DIFF: Spin = Spin::new("BookEvalDiff", 0, BOOK_EVAL_DIFF_MAX);
 const BOOK_MIN_COUNT: Spin = Spin::new("BookMinCount", 0, BOOK_MIN_COUNT_MAX);
@@ -171,6 +180,7 @@ impl UsiOptions {
             MINIMUM_THINKING.line(d.minimum_thinking_ms),
             PARAMS_FILE.line(),
             EVAL_FILE.line(),
+            EVAL_TYPE.line(if d.eval_network { "network" } else { "linear" }),
             BOOK_FILE.line(),
             BOOK_MAX_PLY.line(d.book_policy.max_ply.into()),
             BOOK_EVAL_DIFF.line(d.book_policy.eval_diff.unsigned_abs().into()),
@@ -221,11 +231,20 @@ impl UsiOptions {
                     None => None,
                     // Read now, so that a bad file is reported to the one who set it.
                     Some(file) => {
-                        let weights = Weights::load(Path::new(&file))
+                        let eval = EvalChoice::load(Path::new(&file))
                             .map_err(|e| format!("EvalFile: {e}"))?;
-                        Some((PathBuf::from(file), Arc::new(weights)))
+                        Some((PathBuf::from(file), eval))
                     }
                 };
+            }
+            n if EVAL_TYPE.is(n) => {
+                let network = EVAL_TYPE.read(value)?.eq_ignore_ascii_case("network");
+                if network && self.network().is_none() {
+                    return Err("EvalType network: no network is built into this program; \
+                                set EvalFile to a network file (tsumugi learn net) first"
+                        .to_string());
+                }
+                self.eval_network = network;
             }
             n if BOOK_FILE.is(n) => self.book_file = BOOK_FILE.read(value).map(PathBuf::from),
             n if BOOK_MAX_PLY.is(n) => self.book_policy.max_ply = BOOK_MAX_PLY.read(value)? as u32,
@@ -276,12 +295,22 @@ impl UsiOptions {
         EngineConfig {
             params: Box::new(params),
             weights: match &self.eval_file {
-                Some((_, weights)) => Arc::clone(weights),
-                None => Arc::new(Weights::default()),
+                Some((_, EvalChoice::Linear(weights))) => Arc::clone(weights),
+                _ => Arc::new(Weights::default()),
             },
+            network: if self.eval_network { self.network() } else { None },
             hash_mb: self.hash_mb,
             threads: self.threads,
             ponder: self.ponder_settings,
+        }
+    }
+
+    /// The network `EvalType=network` evaluates with: `EvalFile`'s when it is one, else the
+    /// built-in one.
+    fn network(&self) -> Option<Arc<Network>> {
+        match &self.eval_file {
+            Some((_, EvalChoice::Network(net))) => Some(Arc::clone(net)),
+            _ => network::builtin(),
         }
     }
 
@@ -315,8 +344,8 @@ mod tests {
             assert_eq!(o.apply_setoption(&set), Ok(()), "{set}");
             assert_eq!(o.params.get(spec.name), Some(spec.max));
         }
-        // What a player sets: a dozen, and the five book options.
-        assert!(lines.len() <= 17, "{lines:?}");
+        // What a player sets: a dozen, the evaluation's type, and the five book options.
+        assert!(lines.len() <= 18, "{lines:?}");
         let mut o = UsiOptions::default();
         for set in ["BookMaxPly value 5", "BookEvalDiff value 0", "bookmincount value 3"] {
             assert_eq!(o.apply_setoption(&format!("name {set}")), Ok(()), "{set}");
@@ -436,6 +465,41 @@ mod tests {
         assert_eq!(o.engine_config(Params::default()).weights.tempo, 77, "unchanged");
         assert_eq!(o.apply_setoption("name EvalFile value <empty>"), Ok(()));
         assert_eq!(*o.engine_config(Params::default()).weights, Weights::default());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `EvalFile` takes a network file too: `EvalType network` then evaluates with it. A
+    /// network file cut short, or of another format, is refused and the engine keeps what it
+    /// had; `EvalType network` with no network at all is refused.
+    #[test]
+    fn eval_file_loads_a_network_and_refuses_bad_ones() {
+        use crate::eval::network::file;
+        let dir = std::env::temp_dir().join(format!("tsumugi-evalnet-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let mut net = Network::zeros();
+        net.out_bias = 4242;
+        let good = dir.join("good.nnue");
+        file::save(&net, &good).unwrap_or_else(|e| panic!("{e}"));
+        let bytes = file::to_bytes(&net);
+        let truncated = dir.join("truncated.nnue");
+        std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap_or_else(|e| panic!("{e}"));
+        let mut o = UsiOptions::default();
+        if network::builtin().is_none() {
+            let e = o.apply_setoption("name EvalType value network").err().unwrap_or_default();
+            assert!(e.contains("no network is built in"), "{e}");
+        }
+        assert_eq!(o.apply_setoption(&format!("name EvalFile value {}", good.display())), Ok(()));
+        assert_eq!(o.apply_setoption("name EvalType value network"), Ok(()));
+        let config = o.engine_config(Params::default());
+        assert_eq!(config.network.as_ref().map(|n| n.out_bias), Some(4242));
+        let e = o.apply_setoption(&format!("name EvalFile value {}", truncated.display()));
+        let e = e.err().unwrap_or_default();
+        assert!(e.starts_with("EvalFile: ") && e.contains("cut short"), "{e}");
+        let config = o.engine_config(Params::default());
+        assert_eq!(config.network.as_ref().map(|n| n.out_bias), Some(4242), "unchanged");
+        assert_eq!(o.apply_setoption("name EvalType value linear"), Ok(()));
+        assert!(o.engine_config(Params::default()).network.is_none());
+        assert!(o.apply_setoption("name EvalType value cubic").is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

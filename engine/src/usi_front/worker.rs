@@ -6,6 +6,7 @@
 //! Both are created lazily at the first `isready`/`go` (or `go mate`), so a `USI_Hash` sent
 //! after `usi` does not first allocate the default size.
 
+use crate::eval::network::Network;
 use crate::eval::weights::Weights;
 use crate::params::Params;
 use crate::search::control::SearchControl;
@@ -32,6 +33,8 @@ pub struct EngineConfig {
     pub params: Box<Params>,
     /// The evaluation's weights (`EvalFile`; hand-set by default).
     pub weights: Arc<Weights>,
+    /// The network evaluation (`EvalType=network`); `None`: the linear one.
+    pub network: Option<Arc<Network>>,
     pub hash_mb: usize,
     /// Search threads, for the engine's Lazy SMP and for `go mate`'s df-pn.
     pub threads: usize,
@@ -58,6 +61,7 @@ pub enum EngineOutcome {
 pub struct EngineBackend {
     params: Params,
     weights: Arc<Weights>,
+    network: Option<Arc<Network>>,
     hash_mb: usize,
     threads: usize,
     ponder: PonderSettings,
@@ -74,6 +78,7 @@ impl EngineBackend {
             mate: MateBackend::new(mate_config(&config)),
             params: *config.params,
             weights: config.weights,
+            network: config.network,
             hash_mb: config.hash_mb,
             threads: config.threads,
             ponder: config.ponder,
@@ -97,6 +102,7 @@ impl EngineBackend {
             self.notes.extend(engine.table_note());
         }
         engine.set_weights(Arc::clone(&self.weights));
+        engine.set_network(self.network.clone());
         engine.set_threads(self.threads);
         engine.set_ponder_settings(self.ponder);
         engine
@@ -121,6 +127,7 @@ impl SearchBackend for EngineBackend {
         self.mate.configure(mate_config(&config));
         self.params = *config.params;
         self.weights = config.weights;
+        self.network = config.network;
         self.hash_mb = config.hash_mb;
         self.threads = config.threads;
         self.ponder = config.ponder;
