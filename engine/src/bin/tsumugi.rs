@@ -9,7 +9,7 @@ use engine::book::commands::{self as book_commands, BookArgs};
 use engine::learn::command::{self as learn_command, LearnArgs};
 use engine::matches::args::{self as match_args, params_from, MatchArgs};
 use engine::search::ponder::PonderSettings;
-use engine::tools::bench::{run_bench, run_positions, DEFAULT_BENCH_DEPTH};
+use engine::tools::bench::{run_positions_with, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::tools::predict::predict_games;
 use engine::tune::command::{self as tune_command, TuneArgs};
 use engine::usi_front;
@@ -113,6 +113,10 @@ struct BenchArgs {
     /// At most this many positions of `--positions`.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
+    /// Evaluate with this weights or network file (`tsumugi learn fit` / `learn net`, or
+    /// `learnt`, `hand-set`, `network`).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<std::path::PathBuf>,
 }
 
 /// The SFENs of a positions file; a line that is not a valid SFEN is reported and skipped.
@@ -143,12 +147,21 @@ fn bench(args: &BenchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let eval = match args.weights.as_deref().map(engine::eval::choice::EvalChoice::load) {
+        None => None,
+        Some(Ok(e)) => Some(e),
+        Some(Err(e)) => {
+            eprintln!("tsumugi bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (depth, hash) = (args.depth, args.hash.max(1));
     let r = match &args.positions {
-        None => run_bench(args.depth, &params, args.hash.max(1)),
+        None => run_positions_with(&BENCH_POSITIONS, depth, &params, hash, eval.as_ref()),
         Some(path) => match read_positions(path, args.limit.unwrap_or(usize::MAX)) {
             Ok(sfens) => {
                 let refs: Vec<&str> = sfens.iter().map(String::as_str).collect();
-                run_positions(&refs, args.depth, &params, args.hash.max(1))
+                run_positions_with(&refs, depth, &params, hash, eval.as_ref())
             }
             Err(e) => {
                 eprintln!("tsumugi bench: {e}");

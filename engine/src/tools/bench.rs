@@ -6,6 +6,7 @@
 //! engine from four short openings (plies 10 to 130), chosen to cover openings, middle games
 //! with attacks under way, and endgames with many pieces in hand (where soppo pruning acts).
 
+use crate::eval::choice::EvalChoice;
 use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::engine::Engine;
@@ -57,9 +58,25 @@ pub fn run_bench(depth: u32, params: &Params, hash_mb: usize) -> BenchResult {
 
 /// [`run_bench`] over any list of SFENs (unparsable ones are skipped).
 pub fn run_positions(sfens: &[&str], depth: u32, params: &Params, hash_mb: usize) -> BenchResult {
+    run_positions_with(sfens, depth, params, hash_mb, None)
+}
+
+/// [`run_positions`] with another evaluation than the default one.
+pub fn run_positions_with(
+    sfens: &[&str],
+    depth: u32,
+    params: &Params,
+    hash_mb: usize,
+    eval: Option<&EvalChoice>,
+) -> BenchResult {
     let mut p = params.clone();
     p.oracle_root_ms = 0;
     let mut engine = Engine::new(p, hash_mb);
+    match eval {
+        Some(EvalChoice::Linear(w)) => engine.set_weights(std::sync::Arc::clone(w)),
+        Some(EvalChoice::Network(n)) => engine.set_network(Some(std::sync::Arc::clone(n))),
+        None => {}
+    }
     let limits = SearchLimits { depth: Some(depth.max(1)), nodes: None, multipv: 1 };
     let mut per_position = Vec::with_capacity(sfens.len());
     let start = Instant::now();

@@ -14,11 +14,12 @@
 pub mod accumulator;
 pub mod features;
 pub mod file;
+mod simd;
 
 use features::FEATURES;
 
 /// First-layer outputs per view.
-pub const L1: usize = 256;
+pub const L1: usize = 128;
 /// Outputs of the two dense layers.
 pub const L2: usize = 32;
 pub const L3: usize = 32;
@@ -95,7 +96,12 @@ impl Network {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn evaluate_avx2(&self, ours: &[i16; L1], theirs: &[i16; L1]) -> i32 {
-        self.forward(ours, theirs)
+        let input = transform(ours, theirs);
+        let mut hidden2 = [0u8; L2];
+        simd::dense_avx2(&input, &self.l2_weights, &self.l2_bias, &mut hidden2);
+        let mut hidden3 = [0u8; L3];
+        simd::dense_avx2(&hidden2, &self.l3_weights, &self.l3_bias, &mut hidden3);
+        self.output(&hidden3)
     }
 
     #[cfg(not(target_arch = "x86_64"))]
@@ -103,27 +109,37 @@ impl Network {
         self.forward(ours, theirs)
     }
 
-    /// The layers after the first; written so that the compiler vectorises it for the
-    /// instruction set of its caller.
-    #[inline(always)]
+    /// The layers after the first, scalar.
     fn forward(&self, ours: &[i16; L1], theirs: &[i16; L1]) -> i32 {
-        let mut input = [0u8; 2 * L1];
-        for (a, &s) in input[..L1].iter_mut().zip(ours.iter()) {
-            *a = s.clamp(0, QA as i16) as u8;
-        }
-        for (a, &s) in input[L1..].iter_mut().zip(theirs.iter()) {
-            *a = s.clamp(0, QA as i16) as u8;
-        }
+        let input = transform(ours, theirs);
         let mut hidden2 = [0u8; L2];
         dense(&input, &self.l2_weights, &self.l2_bias, &mut hidden2);
         let mut hidden3 = [0u8; L3];
         dense(&hidden2, &self.l3_weights, &self.l3_bias, &mut hidden3);
+        self.output(&hidden3)
+    }
+
+    #[inline(always)]
+    fn output(&self, hidden3: &[u8; L3]) -> i32 {
         let mut out = self.out_bias;
         for (&a, &w) in hidden3.iter().zip(self.out_weights.iter()) {
             out += i32::from(a) * i32::from(w);
         }
         out
     }
+}
+
+/// The two views' sums clipped to `0..=QA`, the side to move's first.
+#[inline(always)]
+fn transform(ours: &[i16; L1], theirs: &[i16; L1]) -> [u8; 2 * L1] {
+    let mut input = [0u8; 2 * L1];
+    for (a, &s) in input[..L1].iter_mut().zip(ours.iter()) {
+        *a = s.clamp(0, QA as i16) as u8;
+    }
+    for (a, &s) in input[L1..].iter_mut().zip(theirs.iter()) {
+        *a = s.clamp(0, QA as i16) as u8;
+    }
+    input
 }
 
 /// The output (`y * QA * QW`, 1.0 of `y` being 100 centipawns) from the layers' part and the
@@ -134,7 +150,6 @@ fn to_centipawns(layers: i32, psqt: i32) -> i32 {
 }
 
 /// One dense layer with its clipped activation: `out[j] = clamp((b[j] + w[j] . x) / QW)`.
-#[inline(always)]
 fn dense<const IN: usize, const OUT: usize>(
     input: &[u8; IN],
     weights: &[i8],
