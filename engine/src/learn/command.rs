@@ -74,6 +74,9 @@ pub struct NetArgs {
     /// Threads (the weights do not depend on it).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Decay of the buckets' own first-layer rows towards the shared ones.
+    #[arg(long, default_value_t = NetSettings::default().bucket_decay)]
+    pub bucket_decay: f32,
 }
 
 #[derive(Args, Debug)]
@@ -399,6 +402,7 @@ fn run_net(args: &NetArgs) -> Result<(), String> {
         scale: args.scale,
         seed: args.seed,
         threads: args.threads,
+        bucket_decay: args.bucket_decay,
     };
     let held = encoded.held_out();
     eprintln!(

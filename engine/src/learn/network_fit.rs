@@ -40,6 +40,9 @@ pub struct NetSettings {
     pub scale: Option<f64>,
     pub seed: u64,
     pub threads: usize,
+    /// Decay of the buckets' own first-layer rows towards zero (the shared rows carry what
+    /// the buckets have in common).
+    pub bucket_decay: f32,
 }
 
 impl Default for NetSettings {
@@ -56,6 +59,7 @@ impl Default for NetSettings {
             scale: None,
             seed: 1,
             threads: 1,
+            bucket_decay: 10.0,
         }
     }
 }
@@ -636,7 +640,11 @@ pub fn train(
                 if std::mem::take(&mut touched_ft[f]) {
                     let g = &mut grad_ft[f * L1..(f + 1) * L1];
                     g.iter_mut().for_each(|x| *x /= size);
-                    adam_ft.step(&mut net.ft[f * L1..(f + 1) * L1], g, f * L1, lr, c1, c2);
+                    let row = &mut net.ft[f * L1..(f + 1) * L1];
+                    adam_ft.step(row, g, f * L1, lr, c1, c2);
+                    // A bucket's own row pays for leaving the shared one (decoupled decay).
+                    let keep = 1.0 - lr * settings.bucket_decay;
+                    row.iter_mut().for_each(|w| *w *= keep);
                     g.iter_mut().for_each(|x| *x = 0.0);
                     let gp = [std::mem::take(&mut grad_psqt[f]) / size];
                     adam_psqt.step(&mut net.psqt[f..f + 1], &gp, f, lr, c1, c2);
