@@ -104,6 +104,10 @@ pub struct GenArgs {
     /// Hash (MiB) of each game's engine.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Random legal moves among the first 24 plies of each game (drawn from the seed and the
+    /// game number): without them a game from an opening already played is the same game.
+    #[arg(long, default_value_t = 0)]
+    pub random_moves: usize,
     /// Search parameters file of the players.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
@@ -236,6 +240,7 @@ fn run_gen(args: &GenArgs) -> Result<(), String> {
         params: params_from(args.params.as_deref(), &[])?,
         weights: Arc::new(weights_or_default(args.weights.as_deref())?),
         openings,
+        random_moves: args.random_moves,
     };
     let bar = games_bar(args.games, args.quiet)?;
     let started = Instant::now();
@@ -447,6 +452,10 @@ fn run_net(args: &NetArgs) -> Result<(), String> {
         series: vec![
             ("training".to_string(), points(|e| e.train_loss)),
             ("held out".to_string(), points(|e| e.held_out_loss)),
+            (
+                "linear evaluation, held out".to_string(),
+                vec![(0.0, linear_loss), ((fitted.epochs.len() - 1) as f64, linear_loss)],
+            ),
         ],
     };
     std::fs::write(&curve, chart.svg_fitted()).map_err(|e| format!("{}: {e}", curve.display()))?;
