@@ -346,18 +346,10 @@ fn run_fit(args: &FitArgs) -> Result<(), String> {
     std::fs::write(&args.out, fitted.weights.to_file_text(&header))
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
     let curve = args.curve.clone().unwrap_or_else(|| args.out.with_extension("svg"));
-    let points = |f: fn(&crate::learn::fit::Epoch) -> f64| {
-        fitted.epochs.iter().enumerate().map(|(i, e)| (i as f64, f(e))).collect::<Vec<_>>()
-    };
-    let chart = LineChart {
-        title: format!("learn fit: cross-entropy by epoch ({} positions)", prepared.len()),
-        x_label: "epoch".to_string(),
-        y_label: "loss".to_string(),
-        series: vec![
-            ("training".to_string(), points(|e| e.train_loss)),
-            ("held out".to_string(), points(|e| e.held_out_loss)),
-        ],
-    };
+    let chart = loss_curve(
+        format!("learn fit: cross-entropy by epoch ({} positions)", prepared.len()),
+        fitted.epochs.iter().map(|e| (e.train_loss, e.held_out_loss)),
+    );
     std::fs::write(&curve, chart.svg_fitted()).map_err(|e| format!("{}: {e}", curve.display()))?;
     eprintln!("weights written to {}, loss curve to {}", args.out.display(), curve.display());
     Ok(())
@@ -442,23 +434,30 @@ fn run_net(args: &NetArgs) -> Result<(), String> {
     );
     crate::eval::network::file::save(&fitted.net.quantise(), &args.out)?;
     let curve = args.curve.clone().unwrap_or_else(|| args.out.with_extension("svg"));
-    let points = |f: fn(&crate::learn::network_fit::NetEpoch) -> f64| {
-        fitted.epochs.iter().enumerate().map(|(i, e)| (i as f64, f(e))).collect::<Vec<_>>()
-    };
-    let chart = LineChart {
-        title: format!("learn net: squared error by epoch ({} positions)", encoded.len()),
-        x_label: "epoch".to_string(),
-        y_label: "loss".to_string(),
-        series: vec![
-            ("training".to_string(), points(|e| e.train_loss)),
-            ("held out".to_string(), points(|e| e.held_out_loss)),
-            (
-                "linear evaluation, held out".to_string(),
-                vec![(0.0, linear_loss), ((fitted.epochs.len() - 1) as f64, linear_loss)],
-            ),
-        ],
-    };
+    let mut chart = loss_curve(
+        format!("learn net: squared error by epoch ({} positions)", encoded.len()),
+        fitted.epochs.iter().map(|e| (e.train_loss, e.held_out_loss)),
+    );
+    chart.series.push((
+        "linear evaluation, held out".to_string(),
+        vec![(0.0, linear_loss), ((fitted.epochs.len() - 1) as f64, linear_loss)],
+    ));
     std::fs::write(&curve, chart.svg_fitted()).map_err(|e| format!("{}: {e}", curve.display()))?;
     eprintln!("network written to {}, loss curve to {}", args.out.display(), curve.display());
     Ok(())
+}
+
+/// The loss curve of a fit: the training and held-out losses of each epoch (epoch 0 first).
+fn loss_curve(title: String, losses: impl Iterator<Item = (f64, f64)>) -> LineChart {
+    let (mut training, mut held_out) = (Vec::new(), Vec::new());
+    for (i, (train, held)) in losses.enumerate() {
+        training.push((i as f64, train));
+        held_out.push((i as f64, held));
+    }
+    LineChart {
+        title,
+        x_label: "epoch".to_string(),
+        y_label: "loss".to_string(),
+        series: vec![("training".to_string(), training), ("held out".to_string(), held_out)],
+    }
 }
