@@ -61,7 +61,7 @@ pub struct SearchStats {
 
 impl Engine {
     pub fn new(params: Params, hash_mb: usize) -> Engine {
-        Engine {
+        let mut engine = Engine {
             params,
             weights: Arc::new(Weights::default()),
             network: None,
@@ -71,7 +71,23 @@ impl Engine {
             root_oracle: RootOracle::new(),
             ponder: PonderSettings::default(),
             ponder_cache: PonderCache::default(),
+        };
+        engine.prepare_root_oracle();
+        engine
+    }
+
+    /// Makes the root oracle's solver now when the parameters use it (see
+    /// [`RootOracle::prepare`]): at `isready` or when a match makes its engine, not on the
+    /// first move's clock.
+    pub fn prepare_root_oracle(&mut self) {
+        if self.params.oracle_root_ms > 0 {
+            self.root_oracle.prepare(self.params.oracle_root_hash_mb.max(1) as usize);
         }
+    }
+
+    /// Whether the root oracle's solver is made.
+    pub fn root_oracle_prepared(&self) -> bool {
+        self.root_oracle.is_prepared()
     }
 
     /// Multi-candidate ponder (USI `PonderCandidates`, `PonderMarginCp`).
@@ -578,5 +594,19 @@ mod weights_tests {
         assert_eq!(score(&mut engine), 700);
         engine.set_network(None);
         assert_eq!(score(&mut engine), linear);
+    }
+
+    /// The root oracle's solver is made with the engine when the parameters use it (its table
+    /// is allocated and touched then, not on the first move's clock), and not at all when they
+    /// do not; turning the oracle on later makes it at the next preparation.
+    #[test]
+    fn the_root_oracle_is_made_before_the_first_move() {
+        let on = Engine::new(Params { oracle_root_hash_mb: 1, ..Params::default() }, 1);
+        assert!(on.root_oracle_prepared());
+        let mut off = Engine::new(Params { oracle_root_ms: 0, ..Params::default() }, 1);
+        assert!(!off.root_oracle_prepared());
+        *off.params_mut() = Params { oracle_root_hash_mb: 1, ..Params::default() };
+        off.prepare_root_oracle();
+        assert!(off.root_oracle_prepared());
     }
 }

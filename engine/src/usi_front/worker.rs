@@ -103,6 +103,8 @@ impl EngineBackend {
         }
         engine.set_weights(Arc::clone(&self.weights));
         engine.set_network(self.network.clone());
+        // `Oracle true` after an `isready` that had it off: made here, before the move.
+        engine.prepare_root_oracle();
         engine.set_threads(self.threads);
         engine.set_ponder_settings(self.ponder);
         engine
