@@ -578,7 +578,8 @@ impl Search<'_> {
                 |mv: Move| blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
             let tsume = self.rules == Rules::Tsume;
             let mut defended = true;
-            // Every counted defence with its value, and whether it is an interposition.
+            // Every counted defence with its value, and whether it is an interposition that
+            // could be a detour (tsume rules).
             let mut counted: Vec<(MateLen, Move, bool)> = Vec::new();
             for &mv in &moves {
                 if tsume && is_interposition(mv) && self.is_futile(pos, mv, Some(&mut memo.futile))
@@ -601,18 +602,11 @@ impl Search<'_> {
                     defended = false;
                     break;
                 };
-                counted.push((v, mv, is_interposition(mv)));
+                // Pure rules count every interposition: none is a detour either.
+                counted.push((v, mv, tsume && is_interposition(mv)));
             }
-            if defended && tsume {
+            if defended {
                 best = self.preferred_defence(pos, memo, counted);
-            } else if defended {
-                best = counted.iter().fold(None, |best, &(v, mv, _)| {
-                    if best.is_none_or(|(b, _)| v.defender_prefers(b)) {
-                        Some((v, mv))
-                    } else {
-                        best
-                    }
-                });
             }
             if !defended {
                 best = None;
@@ -635,8 +629,8 @@ impl Search<'_> {
         len
     }
 
-    /// Tsume rules: the defender's preferred defence among the `counted` ones of the AND node
-    /// `pos` (values known), leaving out interpositions that are only detours: an
+    /// The defender's preferred defence among the `counted` ones of the AND node `pos`
+    /// (values known), leaving out the marked interpositions that are only detours: an
     /// interposition whose line passes, later, through a position that the line of another
     /// counted defence passes through (hands included) adds plies and nothing else, and
     /// composers call it futile too. 将棋図巧33: △８五歩 is taken by ▲同角, retaken by △同桂,
