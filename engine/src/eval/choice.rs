@@ -4,6 +4,7 @@
 
 use crate::eval::network::{self, Network};
 use crate::eval::weights::Weights;
+use crate::search::engine::Engine;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -27,5 +28,24 @@ impl EvalChoice {
             return network::file::load(path).map(|n| EvalChoice::Network(Arc::new(n)));
         }
         Weights::load(path).map(|w| EvalChoice::Linear(Arc::new(w)))
+    }
+
+    /// Makes `engine` evaluate with this choice (the linear weights with no network, or the
+    /// network).
+    pub fn apply_to(&self, engine: &mut Engine) {
+        match self {
+            EvalChoice::Linear(w) => {
+                engine.set_network(None);
+                engine.set_weights(Arc::clone(w));
+            }
+            EvalChoice::Network(n) => engine.set_network(Some(Arc::clone(n))),
+        }
+    }
+}
+
+impl Default for EvalChoice {
+    /// The engine's default: the learnt linear weights.
+    fn default() -> EvalChoice {
+        EvalChoice::Linear(Arc::new(Weights::default()))
     }
 }

@@ -1,5 +1,6 @@
 //! `tsumugi learn gen`, `import` and `fit`: the command line of [`crate::learn`].
 
+use crate::eval::choice::EvalChoice;
 use crate::eval::weights::Weights;
 use crate::learn::data;
 use crate::learn::features::Layout;
@@ -13,7 +14,6 @@ use crate::tools::chart::LineChart;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -111,8 +111,9 @@ pub struct GenArgs {
     /// Search parameters file of the players.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
-    /// The players' evaluation weights (default: the built-in learnt ones; `hand-set` names
-    /// the others): a second round plays with the weights the first one learnt.
+    /// The players' evaluation: a weights file or a network file (`learn fit` / `learn net`;
+    /// default: the built-in learnt weights; `hand-set`, `network` name built-in ones): a next
+    /// round plays with what the last one learnt.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// No progress bar.
@@ -140,7 +141,8 @@ pub struct ImportArgs {
     /// Search parameters file of the scoring search.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
-    /// The scoring search's evaluation weights (default: the built-in learnt ones).
+    /// The scoring search's evaluation: a weights or network file (default: the built-in
+    /// learnt weights).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// No progress bar.
@@ -211,6 +213,11 @@ fn weights_or_default(path: Option<&std::path::Path>) -> Result<Weights, String>
     path.map_or_else(|| Ok(Weights::default()), Weights::load)
 }
 
+/// The evaluation of a weights or network file (or a built-in name), else the engine's default.
+fn eval_or_default(path: Option<&std::path::Path>) -> Result<EvalChoice, String> {
+    path.map_or_else(|| Ok(EvalChoice::default()), EvalChoice::load)
+}
+
 /// A progress bar over `games` games (hidden with `--quiet`).
 fn games_bar(games: usize, quiet: bool) -> Result<ProgressBar, String> {
     let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(games as u64) };
@@ -238,7 +245,7 @@ fn run_gen(args: &GenArgs) -> Result<(), String> {
         seed: args.seed,
         hash_mb: args.hash.max(1),
         params: params_from(args.params.as_deref(), &[])?,
-        weights: Arc::new(weights_or_default(args.weights.as_deref())?),
+        eval: eval_or_default(args.weights.as_deref())?,
         openings,
         random_moves: args.random_moves,
     };
@@ -266,7 +273,7 @@ fn run_import(args: &ImportArgs) -> Result<(), String> {
         nodes: args.nodes.max(1),
         hash_mb: args.hash.max(1),
         params: params_from(args.params.as_deref(), &[])?,
-        weights: Arc::new(weights_or_default(args.weights.as_deref())?),
+        eval: eval_or_default(args.weights.as_deref())?,
     };
     let bar = games_bar(games.len(), args.quiet)?;
     // Games are scored side by side; each writes its own slot, so the file is in game order.
@@ -427,7 +434,7 @@ fn run_net(args: &NetArgs) -> Result<(), String> {
         fitted.epochs[fitted.best_epoch].held_out_loss
     );
     let (quantised, score) =
-        crate::learn::network_fit::quantisation_report(&fitted.net, &encoded, 2000);
+        crate::learn::network_model::quantisation_report(&fitted.net, &encoded, 2000);
     eprintln!(
         "first 2000 positions: quantised network {quantised:.1} cp from the float one, float \
          network {score:.1} cp from the search scores (mean distances)"

@@ -10,6 +10,7 @@
 
 use crate::eval::weights::Weights;
 use crate::learn::data::Sample;
+use crate::learn::early_stop::{EarlyStop, Epoch};
 use crate::learn::features::{danger, penalty_slope, Features, Layout, KING_TERMS};
 use crate::tools::xorshift::XorShift64;
 use std::collections::HashSet;
@@ -67,13 +68,6 @@ pub struct Prepared {
     pub target: f64,
     /// Whether it is held out for the loss.
     pub held_out: bool,
-}
-
-/// What one epoch measured.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Epoch {
-    pub train_loss: f64,
-    pub held_out_loss: f64,
 }
 
 /// The result of a fit.
@@ -176,17 +170,10 @@ pub fn fit(
         train_loss: loss(data, false, w, &layout, scale),
         held_out_loss: loss(data, true, w, &layout, scale),
     };
-    // Without held-out positions (a tiny data set) the training loss decides.
-    let judged = if data.iter().any(|p| p.held_out) {
-        |e: &Epoch| e.held_out_loss
-    } else {
-        |e: &Epoch| e.train_loss
-    };
     let first = measure(&w);
     on_epoch(0, &first);
-    let mut epochs = vec![first];
-    let (mut best, mut best_epoch) = (w.clone(), 0);
-    let mut best_loss = judged(&first);
+    let held_out = data.iter().any(|p| p.held_out);
+    let mut stop = EarlyStop::new(&w, first, held_out, settings.patience);
     let mut fitted = Vec::with_capacity(w.len());
     for section in crate::eval::weights_file::sections() {
         let frozen = settings.frozen.iter().any(|f| section.name.starts_with(f.as_str()));
@@ -240,18 +227,13 @@ pub fn fit(
         }
         let e = measure(&w);
         on_epoch(epoch, &e);
-        epochs.push(e);
-        if judged(&e) < best_loss {
-            best_loss = judged(&e);
-            best = w.clone();
-            best_epoch = epoch;
-        } else if epoch - best_epoch >= settings.patience {
+        if stop.after_epoch(epoch, &w, e) {
             break;
         }
     }
-    let rounded: Vec<i32> = best.iter().map(|x| x.round() as i32).collect();
+    let rounded: Vec<i32> = stop.best.iter().map(|x| x.round() as i32).collect();
     let weights = Weights::from_vector(&rounded)?;
-    Ok(Fit { weights, epochs, best_epoch, scale })
+    Ok(Fit { weights, epochs: stop.epochs, best_epoch: stop.best_epoch, scale })
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 //! at fixed nodes, plays the same game again from the same opening (a run of 29,041 games from
 //! 12,304 openings gave 1.2 M positions of which 0.5 M distinct).
 
-use crate::eval::weights::Weights;
+use crate::eval::choice::EvalChoice;
 use crate::learn::data::{game_line, game_number, sample_line};
 use crate::matches::game::{adjudicate, GameResult, Reason};
 use crate::matches::openings::{shuffled_indices, Opening};
@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 
 /// What a generation run plays.
 #[derive(Clone)]
@@ -42,8 +42,8 @@ pub struct GenSettings {
     pub seed: u64,
     pub hash_mb: usize,
     pub params: Params,
-    /// The players' evaluation weights.
-    pub weights: Arc<Weights>,
+    /// The players' evaluation (linear weights or a network).
+    pub eval: EvalChoice,
     pub openings: Vec<Opening>,
     /// Random legal moves among the first [`RANDOM_WINDOW`] plies of each game.
     pub random_moves: usize,
@@ -57,13 +57,13 @@ pub const RANDOM_WINDOW: usize = 24;
 pub(crate) fn fixed_node_engine(
     params: &Params,
     hash_mb: usize,
-    weights: &Arc<Weights>,
+    eval: &EvalChoice,
     nodes: u64,
 ) -> (Engine, SearchLimits) {
     let mut params = params.clone();
     params.oracle_root_ms = 0;
     let mut engine = Engine::new(params, hash_mb);
-    engine.set_weights(Arc::clone(weights));
+    eval.apply_to(&mut engine);
     (engine, SearchLimits { depth: None, nodes: Some(nodes), multipv: 1 })
 }
 
@@ -85,7 +85,7 @@ fn play(number: usize, settings: &GenSettings, order: &[usize]) -> String {
         None => Opening::startpos(),
     };
     let (mut engine, limits) =
-        fixed_node_engine(&settings.params, settings.hash_mb, &settings.weights, settings.nodes);
+        fixed_node_engine(&settings.params, settings.hash_mb, &settings.eval, settings.nodes);
     let mut pos = opening.position.clone();
     let mut kept: Vec<(String, Color, i32)> = Vec::new();
     let mut plies = 0;
@@ -268,7 +268,9 @@ mod tests {
             seed: 5,
             hash_mb: 1,
             params: Params::default(),
-            weights: Arc::new(Weights::hand_set()),
+            eval: EvalChoice::Linear(
+                std::sync::Arc::new(crate::eval::weights::Weights::hand_set()),
+            ),
             openings,
             random_moves: 0,
         }
@@ -338,6 +340,30 @@ mod tests {
         assert!(samples.len() > 20, "{} samples", samples.len());
         assert!(samples.iter().all(|s| !s.position.in_check()));
         assert_eq!(run(&one, &settings(4, 2), &mut quiet), Ok(0), "nothing left to play");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A network can play the games (a next round of data): the players evaluate with it, so
+    /// the games differ from the linear evaluation's, and the run stays reproducible.
+    #[test]
+    fn a_network_plays_the_games() {
+        let dir = std::env::temp_dir().join(format!("tsumugi-learn-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let mut quiet = |_: usize, _: usize| {};
+        let net = std::sync::Arc::new(crate::eval::network::tests::random_network(7));
+        let mut text = |file: &str, eval: EvalChoice| {
+            let path = dir.join(file);
+            let _ = std::fs::remove_file(&path);
+            let mut s = settings(2, 1);
+            s.eval = eval;
+            assert_eq!(run(&path, &s, &mut quiet), Ok(2));
+            std::fs::read_to_string(&path).unwrap_or_default()
+        };
+        let linear = text("linear.txt", settings(1, 1).eval);
+        let network = text("network.txt", EvalChoice::Network(std::sync::Arc::clone(&net)));
+        assert_ne!(linear, network);
+        assert!(network.lines().filter(|l| game_number(l).is_some()).count() == 2);
+        assert_eq!(network, text("again.txt", EvalChoice::Network(net)));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -8,14 +8,13 @@
 //! score of the label, the result is the game's for the side to move, and positions the search
 //! scores as mates are left out. The same records and settings give the same file.
 
-use crate::eval::weights::Weights;
+use crate::eval::choice::EvalChoice;
 use crate::learn::data::{game_line, sample_line};
 use crate::learn::gen::{fixed_node_engine, is_quiet};
 use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::report::Score;
 use shogi::{Color, Move, Position};
-use std::sync::Arc;
 
 /// One recorded game: where it starts, its moves and who won (`None`: a draw).
 #[derive(Clone)]
@@ -73,14 +72,15 @@ pub struct ImportSettings {
     pub nodes: u64,
     pub hash_mb: usize,
     pub params: Params,
-    pub weights: Arc<Weights>,
+    /// The scoring search's evaluation.
+    pub eval: EvalChoice,
 }
 
 /// The data lines of game `number`: its quiet positions, labelled, then its game line.
 pub fn import_game(number: usize, game: &RecordedGame, settings: &ImportSettings) -> String {
     // Nodes, not time: the same records give the same file.
     let (mut engine, limits) =
-        fixed_node_engine(&settings.params, settings.hash_mb, &settings.weights, settings.nodes);
+        fixed_node_engine(&settings.params, settings.hash_mb, &settings.eval, settings.nodes);
     let mut pos = game.start.clone();
     let mut text = String::new();
     for &next in &game.moves {
@@ -155,7 +155,7 @@ mod tests {
             nodes: 300,
             hash_mb: 1,
             params: Params::default(),
-            weights: Arc::new(Weights::default()),
+            eval: EvalChoice::default(),
         };
         let text = import_game(0, &games[0], &settings);
         let samples: Vec<_> =

@@ -12,8 +12,11 @@
 
 pub mod command;
 pub mod data;
+pub mod early_stop;
 pub mod features;
 pub mod fit;
 pub mod gen;
 pub mod import;
+pub mod network_data;
 pub mod network_fit;
+pub mod network_model;

@@ -185,7 +185,7 @@ pub fn simd_available() -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A network with every weight drawn from a fixed pseudo-random sequence.
