@@ -15,7 +15,7 @@
 //! perpetual check loses for the checker.
 
 use crate::eval::accumulator::Accumulator;
-use crate::eval::network::accumulator::NetAccumulator;
+use crate::eval::network::accumulator::{NetAccumulator, NetStack};
 use crate::eval::network::Network;
 use crate::eval::weights::Weights;
 use crate::eval::{evaluate_with, material, EvalCache, Scales};
@@ -186,7 +186,7 @@ pub struct Searcher<'a> {
     accumulators: Vec<Accumulator>,
     /// The network's first-layer sums along the path, when it evaluates (the linear
     /// accumulators are then not kept).
-    net_accumulators: Vec<NetAccumulator>,
+    net_accumulators: Option<NetStack>,
 }
 
 /// How far back (plies) the search looks for a repeated position.
@@ -257,13 +257,9 @@ impl<'a> Searcher<'a> {
                 }
                 v
             },
-            net_accumulators: {
-                let mut v = Vec::with_capacity(MAX_PLY + 4);
-                if let Some(net) = ctx.network {
-                    v.push(NetAccumulator::of(pos, net));
-                }
-                v
-            },
+            net_accumulators: ctx
+                .network
+                .map(|net| NetStack::new(NetAccumulator::of(pos, net), MAX_PLY + 4)),
         }
     }
 
@@ -273,10 +269,8 @@ impl<'a> Searcher<'a> {
         self.tt.prefetch(self.pos.key_after(m));
         self.pos.make_move(m);
         self.keys.push(self.pos.key());
-        if let Some(net) = self.network {
-            let last = &self.net_accumulators[self.net_accumulators.len() - 1];
-            let acc = last.after_move(&self.pos, m, net);
-            self.net_accumulators.push(acc);
+        if let (Some(net), Some(stack)) = (self.network, self.net_accumulators.as_mut()) {
+            stack.push_move(&self.pos, m, net);
         } else {
             let acc = self.accumulator().after_move(&self.pos, m, self.weights);
             self.accumulators.push(acc);
@@ -287,8 +281,8 @@ impl<'a> Searcher<'a> {
     pub(crate) fn undo_move(&mut self) {
         self.pos.unmake_move();
         self.keys.pop();
-        if self.network.is_some() {
-            self.net_accumulators.pop();
+        if let Some(stack) = self.net_accumulators.as_mut() {
+            stack.pop();
         } else {
             self.accumulators.pop();
         }
@@ -1195,9 +1189,8 @@ impl<'a> Searcher<'a> {
         if let Some(v) = self.eval_cache.probe(key) {
             return v;
         }
-        let v = if let Some(net) = self.network {
-            let acc = &self.net_accumulators[self.net_accumulators.len() - 1];
-            acc.evaluate(net, self.pos.side_to_move())
+        let v = if let (Some(net), Some(stack)) = (self.network, &self.net_accumulators) {
+            stack.top().evaluate(net, self.pos.side_to_move())
         } else {
             let scales = Scales::of(self.params);
             let v = evaluate_with(&self.pos, self.accumulator(), self.weights, scales);

@@ -39,28 +39,45 @@ impl NetAccumulator {
     }
 
     /// The sums of `pos`, which the move `m` reached from the position `self` belongs to.
-    #[inline]
     pub fn after_move(&self, pos: &Position, m: Move, net: &Network) -> NetAccumulator {
         let mut next = self.clone();
+        self.write_after_move(&mut next, pos, m, net);
+        next
+    }
+
+    /// Writes into `next` the sums of `pos`, which the move `m` reached from the position
+    /// `self` belongs to (each view's sums copied once and updated there, or computed from the
+    /// board when its king changed bucket).
+    #[inline]
+    pub fn write_after_move(
+        &self,
+        next: &mut NetAccumulator,
+        pos: &Position,
+        m: Move,
+        net: &Network,
+    ) {
         for side in Color::ALL {
-            let delta = self.views[side.index()].and_then(|view| Delta::of_move(pos, m, view));
+            let s = side.index();
+            let delta = self.views[s].and_then(|view| Delta::of_move(pos, m, view));
             match delta {
                 Some(d) => {
-                    let sums = &mut next.sums[side.index()];
-                    let psqt = &mut next.psqt[side.index()];
+                    next.views[s] = self.views[s];
+                    let sums = &mut next.sums[s];
+                    sums.copy_from_slice(&self.sums[s]);
+                    let mut psqt = self.psqt[s];
                     for &f in &d.removed[..d.n_removed] {
                         sub_row(sums, net.feature_row(f));
-                        *psqt -= net.psqt[f];
+                        psqt -= net.psqt[f];
                     }
                     for &f in &d.added[..d.n_added] {
                         add_row(sums, net.feature_row(f));
-                        *psqt += net.psqt[f];
+                        psqt += net.psqt[f];
                     }
+                    next.psqt[s] = psqt;
                 }
                 None => next.refresh(pos, net, side),
             }
         }
-        next
     }
 
     /// The value of the position for `side_to_move`, in centipawns.
@@ -68,6 +85,44 @@ impl NetAccumulator {
     pub fn evaluate(&self, net: &Network, side_to_move: Color) -> i32 {
         let us = side_to_move.index();
         net.evaluate(&self.sums[us], &self.sums[1 - us], self.psqt[us] - self.psqt[1 - us])
+    }
+}
+
+/// The accumulators along a search path, each written in place from the one before it when
+/// a move is made (no accumulator is built and then copied onto the stack).
+pub struct NetStack {
+    entries: Vec<NetAccumulator>,
+    top: usize,
+}
+
+impl NetStack {
+    /// A stack holding the root's accumulator, with room for `depth` moves before it grows.
+    pub fn new(root: NetAccumulator, depth: usize) -> NetStack {
+        NetStack { entries: vec![root; depth.max(1) + 1], top: 0 }
+    }
+
+    /// The accumulator of the current position.
+    #[inline(always)]
+    pub fn top(&self) -> &NetAccumulator {
+        &self.entries[self.top]
+    }
+
+    /// The move `m` reached `pos` from the current position.
+    #[inline]
+    pub fn push_move(&mut self, pos: &Position, m: Move, net: &Network) {
+        let top = self.top;
+        if top + 1 == self.entries.len() {
+            self.entries.push(self.entries[top].clone());
+        }
+        let (done, rest) = self.entries.split_at_mut(top + 1);
+        done[top].write_after_move(&mut rest[0], pos, m, net);
+        self.top = top + 1;
+    }
+
+    /// Back to the position before the last move.
+    #[inline(always)]
+    pub fn pop(&mut self) {
+        self.top = self.top.saturating_sub(1);
     }
 }
 
@@ -111,10 +166,13 @@ mod tests {
         };
         let (mut checked, mut drops, mut captures, mut king_moves, mut promotions) =
             (0, 0, 0, 0, 0);
+        // King moves within their bucket and half (kept move by move, no refresh).
+        let mut same_bucket = 0;
         for sfen in sfens {
             for _game in 0..12 {
                 let mut pos = Position::from_sfen(sfen).expect("sfen");
-                let mut stack = vec![NetAccumulator::of(&pos, &net)];
+                // Room for 8 moves: the stack grows past it.
+                let mut stack = NetStack::new(NetAccumulator::of(&pos, &net), 8);
                 for _ply in 0..100 {
                     let mut legal = MoveList::new();
                     movegen::generate(&pos, MoveClass::Legal, NonPromotions::Skip, &mut legal);
@@ -124,12 +182,18 @@ mod tests {
                     let m = legal[random(legal.len())];
                     let king_move =
                         !m.is_drop() && pos.piece_at(m.from()).kind() == shogi::PieceKind::King;
+                    let mover = pos.side_to_move();
+                    let view_before = super::super::features::View::of(&pos, mover);
                     pos.make_move(m);
+                    same_bucket += usize::from(
+                        king_move && view_before == super::super::features::View::of(&pos, mover),
+                    );
                     drops += usize::from(m.is_drop());
                     promotions += usize::from(m.is_promotion());
                     captures += usize::from(pos.last_captured().get().is_some());
                     king_moves += usize::from(king_move);
-                    let next = stack[stack.len() - 1].after_move(&pos, m, &net);
+                    stack.push_move(&pos, m, &net);
+                    let next = stack.top();
                     let fresh = NetAccumulator::of(&pos, &net);
                     assert!(next.sums == fresh.sums, "after {m} in {}", pos.to_sfen());
                     assert_eq!(next.psqt, fresh.psqt, "after {m} in {}", pos.to_sfen());
@@ -137,14 +201,14 @@ mod tests {
                         next.evaluate(&net, pos.side_to_move()),
                         fresh.evaluate(&net, pos.side_to_move())
                     );
-                    stack.push(next);
                     checked += 1;
                     // Now and then take back two moves: the stack's older sums still hold.
-                    if random(10) == 0 && stack.len() > 2 {
+                    if random(10) == 0 && pos.history_len() > 2 {
                         pos.unmake_move();
                         pos.unmake_move();
-                        stack.truncate(stack.len() - 2);
-                        assert!(stack[stack.len() - 1].sums == NetAccumulator::of(&pos, &net).sums);
+                        stack.pop();
+                        stack.pop();
+                        assert!(stack.top().sums == NetAccumulator::of(&pos, &net).sums);
                     }
                 }
             }
@@ -154,5 +218,6 @@ mod tests {
             drops > 50 && captures > 50 && king_moves > 50 && promotions > 20,
             "drops {drops} captures {captures} king moves {king_moves} promotions {promotions}"
         );
+        assert!(same_bucket > 10 && same_bucket < king_moves, "{same_bucket} of {king_moves}");
     }
 }

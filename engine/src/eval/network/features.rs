@@ -232,7 +232,8 @@ impl Delta {
     }
 
     /// The change the move `m` made to `view`, read from `pos` after the move; `None` when the
-    /// view must be computed again (its own king moved).
+    /// view must be computed again (its own king moved to another bucket or half: a move
+    /// within them changes no feature of its own side's view, the king being the bucket).
     pub fn of_move(pos: &Position, m: Move, view: View) -> Option<Delta> {
         let mover = !pos.side_to_move();
         let to = m.to();
@@ -246,10 +247,13 @@ impl Delta {
         let moved = pos.piece_at(to).kind();
         if moved == PieceKind::King {
             if mover == view.side {
-                return None;
+                if View::of(pos, mover) != Some(view) {
+                    return None;
+                }
+            } else {
+                d.remove(view.enemy_king(m.from()));
+                d.add(view.enemy_king(to));
             }
-            d.remove(view.enemy_king(m.from()));
-            d.add(view.enemy_king(to));
         } else {
             let original = if m.is_promotion() { moved.unpromote() } else { moved };
             d.remove(view.piece(mover, original, m.from()));
