@@ -114,6 +114,9 @@ pub struct ThinkStats {
     pub moves: u32,
     pub total_ms: u64,
     pub max_ms: u64,
+    /// Where the longest answer was: the game (its 1-based number in a match, 0 within a
+    /// game) and the ply, so that a slow move can be replayed.
+    pub max_at: Option<(usize, u32)>,
     /// Answers within [`AT_ONCE_MS`].
     pub at_once: u32,
     /// Moves among the first [`OPENING_PLIES`] plies, and their time.
@@ -137,14 +140,23 @@ impl ThinkStats {
         }
         self.moves += 1;
         self.total_ms = self.total_ms.saturating_add(ms);
-        self.max_ms = self.max_ms.max(ms);
+        if self.max_at.is_none() || ms > self.max_ms {
+            self.max_ms = ms;
+            self.max_at = Some((0, ply));
+        }
         self.at_once += u32::from(ms <= AT_ONCE_MS);
     }
 
-    pub fn merge(&mut self, other: &ThinkStats) {
+    /// Adds `other`, the stats of game `game` (1-based) of a match.
+    pub fn merge(&mut self, other: &ThinkStats, game: usize) {
         self.moves += other.moves;
         self.total_ms = self.total_ms.saturating_add(other.total_ms);
-        self.max_ms = self.max_ms.max(other.max_ms);
+        if let Some((_, ply)) = other.max_at {
+            if self.max_at.is_none() || other.max_ms > self.max_ms {
+                self.max_ms = other.max_ms;
+                self.max_at = Some((game, ply));
+            }
+        }
         self.at_once += other.at_once;
         self.opening_moves += other.opening_moves;
         self.opening_ms = self.opening_ms.saturating_add(other.opening_ms);
@@ -500,10 +512,16 @@ mod tests {
         assert_eq!((s.opening_moves, s.opening_ms, s.at_once), (2, 10, 2));
         assert_eq!(s.opening_and_later_ms(), (5, 200));
         let mut merged = ThinkStats::default();
-        merged.merge(&s);
-        merged.merge(&s);
-        assert_eq!((merged.opening_moves, merged.opening_ms), (4, 20));
-        assert_eq!(merged.opening_and_later_ms(), (5, 200));
+        merged.merge(&s, 1);
+        let mut slower = s;
+        slower.add(OPENING_PLIES + 9, 400);
+        merged.merge(&slower, 2);
+        merged.merge(&s, 3);
+        assert_eq!((merged.opening_moves, merged.opening_ms), (6, 30));
+        // The longest move is named by its game and ply.
+        assert_eq!((s.max_ms, s.max_at), (300, Some((0, OPENING_PLIES + 5))));
+        assert_eq!((merged.max_ms, merged.max_at), (400, Some((2, OPENING_PLIES + 9))));
+        assert_eq!(merged.opening_and_later_ms(), (5, 1600 / 7));
         assert_eq!(ThinkStats::default().opening_and_later_ms(), (0, 0));
     }
 }

@@ -114,8 +114,8 @@ impl MatchSummary {
             None => {}
         }
         let (a_side, b_side) = if g.a_color == Color::Black { (0, 1) } else { (1, 0) };
-        self.a_think.merge(&g.record.think[a_side]);
-        self.b_think.merge(&g.record.think[b_side]);
+        self.a_think.merge(&g.record.think[a_side], g.index + 1);
+        self.b_think.merge(&g.record.think[b_side], g.index + 1);
         let e = self.reasons.entry(g.record.result.reason).or_default();
         e.0 += 1;
         match r {
@@ -164,8 +164,11 @@ impl MatchSummary {
             .collect();
         out.push(format!("endings: {}", reasons.join(", ")));
         let t = |s: ThinkStats| {
+            let at = s
+                .max_at
+                .map_or(String::new(), |(game, ply)| format!(" (game {game}, ply {})", ply + 1));
             format!(
-                "avg {} ms, max {} ms, {} within {AT_ONCE_MS} ms",
+                "avg {} ms, max {} ms{at}, {} within {AT_ONCE_MS} ms",
                 s.average_ms(),
                 s.max_ms,
                 percent(s.at_once, s.moves)
