@@ -47,6 +47,35 @@ pub struct TimeSettings {
     pub network_delay_ms: u64,
     /// Think at least this long when the clock allows it.
     pub minimum_thinking_ms: u64,
+    /// How late the engine's recent answers came out past their hard limit
+    /// ([`Lateness::margin_ms`]): kept back besides the delay.
+    pub lateness_ms: u64,
+}
+
+/// How late answers have lately come out past their hard limit. On a loaded machine the
+/// search thread is not always running when its deadline passes (two games on two cores, a
+/// build beside them), and a move planned to end 10 ms before the flag ends 20-30 ms after its
+/// limit; the next moves keep that much more back. A decaying maximum of the overruns: a
+/// quiet machine's (about 1 ms) keeps nothing worth saying, and a spike fades over a few dozen
+/// moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Lateness {
+    ms: f64,
+}
+
+/// What is left of the remembered lateness after each move.
+pub const LATENESS_DECAY: f64 = 0.95;
+
+impl Lateness {
+    /// One answer came out `overrun` past its hard limit.
+    pub fn record(&mut self, overrun: Duration) {
+        self.ms = (self.ms * LATENESS_DECAY).max(overrun.as_secs_f64() * 1000.0);
+    }
+
+    /// The margin to keep back for it, in milliseconds.
+    pub fn margin_ms(self) -> u64 {
+        self.ms.ceil() as u64
+    }
 }
 
 /// Soft limit (start no new iteration after it) and hard limit (abort the search).
@@ -94,7 +123,10 @@ impl TimeControl {
             return None;
         }
         let available = self.available_ms();
-        let asked = settings.network_delay_ms.saturating_add(SAFETY_MS);
+        let asked = settings
+            .network_delay_ms
+            .saturating_add(SAFETY_MS)
+            .saturating_add(settings.lateness_ms);
         let margin = asked.min(available / MAX_MARGIN_DIVISOR);
         let delay_cut = (margin < asked && settings.network_delay_ms > 0)
             .then(|| (settings.network_delay_ms, margin.saturating_sub(SAFETY_MS)));
@@ -147,8 +179,10 @@ mod tests {
         (b.soft.as_millis() as u64, b.hard.as_millis() as u64)
     }
 
-    const NO_DELAY: TimeSettings = TimeSettings { network_delay_ms: 0, minimum_thinking_ms: 0 };
-    const DELAY_100: TimeSettings = TimeSettings { network_delay_ms: 100, minimum_thinking_ms: 0 };
+    const NO_DELAY: TimeSettings =
+        TimeSettings { network_delay_ms: 0, minimum_thinking_ms: 0, lateness_ms: 0 };
+    const DELAY_100: TimeSettings =
+        TimeSettings { network_delay_ms: 100, minimum_thinking_ms: 0, lateness_ms: 0 };
 
     fn clock(remaining: u64, inc: u64, byoyomi: u64) -> TimeControl {
         TimeControl {
@@ -166,7 +200,8 @@ mod tests {
             let hard = b.hard.as_millis() as u64;
             let available = tc.available_ms();
             assert!(b.soft <= b.hard, "{tc:?} {s:?} {b:?}");
-            let margins = s.network_delay_ms.saturating_add(SAFETY_MS);
+            let margins =
+                s.network_delay_ms.saturating_add(SAFETY_MS).saturating_add(s.lateness_ms);
             let kept = margins.min(available / MAX_MARGIN_DIVISOR);
             assert!(hard.saturating_add(kept) <= available, "{tc:?} {s:?} {b:?}");
             assert_eq!(b.delay_cut.is_some(), kept < margins && s.network_delay_ms > 0);
@@ -247,7 +282,8 @@ mod tests {
 
     #[test]
     fn delay_larger_than_the_time_left_is_cut_to_a_third() {
-        let s = TimeSettings { network_delay_ms: 5_000, minimum_thinking_ms: 1_000 };
+        let s =
+            TimeSettings { network_delay_ms: 5_000, minimum_thinking_ms: 1_000, lateness_ms: 0 };
         let b = clock(3_000, 0, 1_000).budget(&s);
         assert_eq!(ms(b), (1_075, 1_375));
         assert_eq!(b.and_then(|b| b.delay_cut), Some((5_000, 1_323)));
@@ -257,7 +293,7 @@ mod tests {
 
     #[test]
     fn minimum_thinking_time_is_a_floor_within_the_cap() {
-        let s = TimeSettings { network_delay_ms: 100, minimum_thinking_ms: 2_000 };
+        let s = TimeSettings { network_delay_ms: 100, minimum_thinking_ms: 2_000, lateness_ms: 0 };
         assert_eq!(ms(clock(60_000, 0, 0).budget(&s)), (2_000, 7_500));
         // Not enough time for the floor: the cap wins.
         assert_eq!(ms(clock(1_000, 0, 0).budget(&s)), (890, 890));
@@ -279,11 +315,14 @@ mod tests {
                 for &byo in &[0, 10, 1_000, 30_000] {
                     for &delay in &[0, 100, 2_000] {
                         for &floor in &[0, 500] {
-                            let s = TimeSettings {
-                                network_delay_ms: delay,
-                                minimum_thinking_ms: floor,
-                            };
-                            assert_safe(clock(main, inc, byo), s);
+                            for &late in &[0, 25] {
+                                let s = TimeSettings {
+                                    network_delay_ms: delay,
+                                    minimum_thinking_ms: floor,
+                                    lateness_ms: late,
+                                };
+                                assert_safe(clock(main, inc, byo), s);
+                            }
                         }
                     }
                 }
@@ -297,5 +336,26 @@ mod tests {
         assert!(b.control(false).must_stop());
         assert!(!b.control(true).must_stop(), "a pondering search ignores the clock");
         assert!(!control_for(None, false).must_stop());
+    }
+
+    /// An overrun is remembered and kept back from the next budgets, fading move by move; a
+    /// smaller overrun does not lower it at once.
+    #[test]
+    fn lateness_is_kept_back_and_fades() {
+        let mut late = Lateness::default();
+        assert_eq!(late.margin_ms(), 0);
+        late.record(Duration::from_millis(20));
+        assert_eq!(late.margin_ms(), 20);
+        late.record(Duration::from_millis(2));
+        assert_eq!(late.margin_ms(), 19);
+        let byo = clock(0, 0, 200);
+        let calm = TimeSettings { lateness_ms: 0, ..NO_DELAY };
+        let loaded = TimeSettings { lateness_ms: late.margin_ms(), ..NO_DELAY };
+        assert_eq!(ms(byo.budget(&calm)), (190, 190));
+        assert_eq!(ms(byo.budget(&loaded)), (171, 171));
+        for _ in 0..100 {
+            late.record(Duration::ZERO);
+        }
+        assert!(late.margin_ms() <= 1, "{late:?}");
     }
 }

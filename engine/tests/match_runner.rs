@@ -30,7 +30,7 @@ fn internal(params: Params) -> PlayerSpec {
         params: Box::new(params),
         hash_mb: 4,
         threads: 1,
-        settings: TimeSettings { network_delay_ms: 5, minimum_thinking_ms: 0 },
+        settings: TimeSettings { network_delay_ms: 5, minimum_thinking_ms: 0, lateness_ms: 0 },
         ponder: None,
         book: None,
         book_policy: Default::default(),

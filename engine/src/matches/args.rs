@@ -216,7 +216,11 @@ impl MatchArgs {
         if self.games == 0 {
             return Err("--games must be at least 1".to_string());
         }
-        let settings = TimeSettings { network_delay_ms: self.delay_ms, minimum_thinking_ms: 0 };
+        let settings = TimeSettings {
+            network_delay_ms: self.delay_ms,
+            minimum_thinking_ms: 0,
+            lateness_ms: 0,
+        };
         let internal = |file: Option<&PathBuf>,
                         set: &[String],
                         threads: u16,

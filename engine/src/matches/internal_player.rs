@@ -20,7 +20,7 @@ use crate::search::engine::Engine;
 use crate::search::ponder::PonderSettings;
 use crate::search::ponder::ANSWERED_AT_ONCE;
 use crate::search::report::{SearchLimits, SearchOutcome};
-use crate::time_manager::{control_for, TimeSettings};
+use crate::time_manager::{control_for, Lateness, TimeSettings};
 use crate::tools::xorshift::XorShift64;
 use crate::usi_front::worker::SEARCH_STACK_BYTES;
 use shogi::movegen::is_legal;
@@ -84,6 +84,8 @@ pub struct InternalPlayer {
     rng: XorShift64,
     /// The last move came at once from a ponder search.
     from_ponder: bool,
+    /// How late the answers have lately been (kept back from the next budgets).
+    lateness: Lateness,
 }
 
 impl InternalPlayer {
@@ -96,6 +98,7 @@ impl InternalPlayer {
             pondering: None,
             rng: XorShift64::new(name_seed(&spec.name)),
             from_ponder: false,
+            lateness: Lateness::default(),
         }
     }
 
@@ -202,7 +205,9 @@ impl Player for InternalPlayer {
             }
         }
         let side = request.position.side_to_move();
-        let budget = request.clock.time_control(side).budget(&self.spec.settings);
+        let settings =
+            TimeSettings { lateness_ms: self.lateness.margin_ms(), ..self.spec.settings };
+        let budget = request.clock.time_control(side).budget(&settings);
         // The search is stopped at its hard limit (or when the game is lost on time anyway).
         let watchdog = budget.map_or(request.give_up_after, |b| b.hard.min(request.give_up_after));
         if self.limits.nodes.is_some() {
@@ -223,7 +228,11 @@ impl Player for InternalPlayer {
                 self.start(request.position.clone(), control_for(budget, false))?
             }
         };
+        let control = Arc::clone(&search.control);
         let outcome = self.finish(search, Some(watchdog))?;
+        if let Some(overrun) = control.overrun() {
+            self.lateness.record(overrun);
+        }
         self.from_ponder = outcome.note.as_deref().is_some_and(|n| n.starts_with(ANSWERED_AT_ONCE));
         self.expected = outcome.ponder;
         Ok(if outcome.declare_win {

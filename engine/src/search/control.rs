@@ -78,6 +78,16 @@ impl SearchControl {
         }
     }
 
+    /// How far past its hard limit the search is now (zero before it; `None` without one,
+    /// or while pondering): measured when the answer goes out, it is the answer's lateness.
+    pub fn overrun(&self) -> Option<Duration> {
+        if self.is_pondering() {
+            return None;
+        }
+        let clock = *self.clock.lock();
+        clock.hard.map(|hard| clock.base.elapsed().saturating_sub(hard))
+    }
+
     /// Time since the clock base.
     pub fn elapsed(&self) -> Duration {
         self.clock.lock().base.elapsed()
@@ -133,5 +143,17 @@ mod tests {
         assert!(fixed.may_start_iteration(0.0));
         fixed.stop();
         assert!(!fixed.may_start_iteration(1.0));
+    }
+
+    #[test]
+    fn the_overrun_counts_from_the_hard_limit() {
+        let past = SearchControl::new(None, Some(Duration::ZERO), false);
+        std::thread::sleep(Duration::from_millis(3));
+        assert!(past.overrun().is_some_and(|o| o >= Duration::from_millis(3)));
+        let ahead = SearchControl::new(None, Some(MINUTE), false);
+        assert_eq!(ahead.overrun(), Some(Duration::ZERO));
+        assert_eq!(SearchControl::unlimited().overrun(), None);
+        let pondering = SearchControl::new(None, Some(Duration::ZERO), true);
+        assert_eq!(pondering.overrun(), None);
     }
 }

@@ -43,7 +43,7 @@ impl GamePlan {
             params: Box::new(params.clone()),
             hash_mb,
             threads: 1,
-            settings: TimeSettings { network_delay_ms: 0, minimum_thinking_ms: 0 },
+            settings: TimeSettings { network_delay_ms: 0, minimum_thinking_ms: 0, lateness_ms: 0 },
             ponder: None,
             book: None,
             book_policy: Default::default(),

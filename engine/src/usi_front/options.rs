@@ -318,6 +318,7 @@ impl UsiOptions {
         TimeSettings {
             network_delay_ms: self.network_delay_ms,
             minimum_thinking_ms: self.minimum_thinking_ms,
+            lateness_ms: 0,
         }
     }
 }

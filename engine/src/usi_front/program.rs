@@ -21,7 +21,7 @@
 use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
-use crate::time_manager::TimeBudget;
+use crate::time_manager::{Lateness, TimeBudget, TimeSettings};
 use crate::usi_front::book_moves::LoadedBook;
 use crate::usi_front::go::{time_control, GO_FIELDS};
 use crate::usi_front::options::UsiOptions;
@@ -152,11 +152,13 @@ pub enum RunningSearch {
     Mate(MateSearch),
 }
 
-/// The playing engine: its options and its opening book.
+/// The playing engine: its options, its opening book, and how late its answers have lately
+/// been (kept back from the next budgets besides `NetworkDelay`).
 #[derive(Default)]
 pub struct PlayingEngine {
     options: UsiOptions,
     book: Option<LoadedBook>,
+    lateness: std::cell::Cell<Lateness>,
 }
 
 impl UsiProgram for PlayingEngine {
@@ -232,7 +234,10 @@ impl UsiProgram for PlayingEngine {
             }
         }
         let side = root.side_to_move();
-        let settings = self.options.time_settings();
+        let settings = TimeSettings {
+            lateness_ms: self.lateness.get().margin_ms(),
+            ..self.options.time_settings()
+        };
         let hold = Hold::of(go);
         let budget = if go.infinite { None } else { time_control(go, side).budget(&settings) };
         let ponder_budget = if go.ponder {
@@ -319,6 +324,11 @@ impl UsiProgram for PlayingEngine {
     ) -> io::Result<()> {
         match (search, finished) {
             (RunningSearch::Play(s), Finished::Done(EngineOutcome::Play(o))) => {
+                if let Some(overrun) = s.control.overrun() {
+                    let mut lateness = self.lateness.get();
+                    lateness.record(overrun);
+                    self.lateness.set(lateness);
+                }
                 if let Some(note) = &o.note {
                     out.info_string(note)?;
                 }
