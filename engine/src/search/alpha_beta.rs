@@ -784,7 +784,12 @@ impl<'a> Searcher<'a> {
             && depth >= self.params.oracle_probe_depth
             && Oracle::worth_probing(&self.pos, self.params)
         {
-            if let Some(line) = self.oracle.probe(&self.pos, self.params) {
+            let found = self.oracle.probe(&self.pos, self.params);
+            // A probe is a search of its own (a thousand df-pn nodes or so): the clock is read
+            // after each, not only every POLL_INTERVAL nodes of this search (in a mating net
+            // 200 probes came between two polls, and a move ended 100 ms past its limit).
+            self.next_poll = self.nodes;
+            if let Some(line) = found {
                 let m = line[0];
                 if crate::search::move_picker::is_valid(&self.pos, m) {
                     let s = mate_in(ply + line.len());
