@@ -44,8 +44,11 @@ impl EvalChoice {
 }
 
 impl Default for EvalChoice {
-    /// The engine's default: the learnt linear weights.
+    /// The engine's default: the built-in network, else the learnt linear weights.
     fn default() -> EvalChoice {
-        EvalChoice::Linear(Arc::new(Weights::default()))
+        match network::builtin() {
+            Some(net) => EvalChoice::Network(net),
+            None => EvalChoice::Linear(Arc::new(Weights::default())),
+        }
     }
 }

@@ -112,8 +112,8 @@ pub struct GenArgs {
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
     /// The players' evaluation: a weights file or a network file (`learn fit` / `learn net`;
-    /// default: the built-in learnt weights; `hand-set`, `network` name built-in ones): a next
-    /// round plays with what the last one learnt.
+    /// default: the engine's, the built-in network; `learnt`, `hand-set`, `network` name
+    /// built-in ones): a next round plays with what the last one learnt.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// No progress bar.
@@ -141,8 +141,8 @@ pub struct ImportArgs {
     /// Search parameters file of the scoring search.
     #[arg(long, value_name = "FILE")]
     pub params: Option<PathBuf>,
-    /// The scoring search's evaluation: a weights or network file (default: the built-in
-    /// learnt weights).
+    /// The scoring search's evaluation: a weights or network file (default: the engine's, the
+    /// built-in network).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// No progress bar.
@@ -208,12 +208,13 @@ pub fn run(args: &LearnArgs) -> u8 {
     }
 }
 
-/// The weights of a file (or a built-in set's name), else the engine's default, the learnt ones.
+/// The weights of a file (or a built-in set's name), else the built-in learnt ones.
 fn weights_or_default(path: Option<&std::path::Path>) -> Result<Weights, String> {
     path.map_or_else(|| Ok(Weights::default()), Weights::load)
 }
 
-/// The evaluation of a weights or network file (or a built-in name), else the engine's default.
+/// The evaluation of a weights or network file (or a built-in name), else the engine's default
+/// (the built-in network).
 fn eval_or_default(path: Option<&std::path::Path>) -> Result<EvalChoice, String> {
     path.map_or_else(|| Ok(EvalChoice::default()), EvalChoice::load)
 }

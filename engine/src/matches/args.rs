@@ -229,7 +229,10 @@ impl MatchArgs {
                         weights_file: Option<&PathBuf>|
          -> Result<PlayerSpec, String> {
             let book = book_file.map(|path| read_book(path)).transpose()?;
-            let eval = weights_file.map(|path| EvalChoice::load(path)).transpose()?;
+            let eval = match weights_file {
+                Some(path) => EvalChoice::load(path)?,
+                None => EvalChoice::default(),
+            };
             let params = params_from(file.map(PathBuf::as_path), set)?;
             let threads = usize::from(threads);
             let ponder = ponder.map(|n| PonderSettings {
@@ -257,12 +260,12 @@ impl MatchArgs {
                 book,
                 book_policy: BookPolicy { max_ply: self.book_max_ply, ..BookPolicy::default() },
                 weights: match &eval {
-                    Some(EvalChoice::Linear(w)) => Some(Arc::clone(w)),
-                    _ => None,
+                    EvalChoice::Linear(w) => Some(Arc::clone(w)),
+                    EvalChoice::Network(_) => None,
                 },
                 network: match eval {
-                    Some(EvalChoice::Network(n)) => Some(n),
-                    _ => None,
+                    EvalChoice::Network(n) => Some(n),
+                    EvalChoice::Linear(_) => None,
                 },
                 turns: self.turns,
             }))

@@ -24,8 +24,8 @@ pub struct Engine {
     params: Params,
     /// The evaluation's weights (hand-set unless `EvalFile`/`--weights` gave others).
     weights: Arc<Weights>,
-    /// The network evaluation, when the engine evaluates with one (`EvalType=network`); the
-    /// linear weights otherwise.
+    /// The network evaluation, when the engine evaluates with one (`EvalType=network`; by
+    /// default the built-in one); the linear weights otherwise.
     network: Option<Arc<Network>>,
     hash_mb: usize,
     tt: TranspositionTable,
@@ -64,7 +64,7 @@ impl Engine {
         let mut engine = Engine {
             params,
             weights: Arc::new(Weights::default()),
-            network: None,
+            network: crate::eval::network::builtin(),
             hash_mb,
             tt: TranspositionTable::new(hash_mb),
             memories: vec![ThreadMemory::new()],
@@ -531,7 +531,13 @@ mod weights_tests {
                 Score::Mate(_) => panic!("no mate here"),
             }
         };
-        // A new engine evaluates with the learnt weights.
+        // A new engine evaluates with the built-in network when there is one; without it,
+        // with the learnt weights.
+        if let Some(net) = crate::eval::network::builtin() {
+            let acc = crate::eval::network::accumulator::NetAccumulator::of(&pos, &net);
+            assert_eq!(engine.static_eval(&pos), acc.evaluate(&net, pos.side_to_move()));
+            engine.set_network(None);
+        }
         assert_eq!(
             engine.static_eval(&pos),
             crate::eval::evaluate_weighted(
@@ -576,6 +582,7 @@ mod weights_tests {
                 Score::Mate(_) => panic!("no mate here"),
             }
         };
+        engine.set_network(None);
         let linear = score(&mut engine);
         let mut net = Network::zeros();
         for f in 0..FEATURES {

@@ -72,10 +72,8 @@ pub fn run_positions_with(
     let mut p = params.clone();
     p.oracle_root_ms = 0;
     let mut engine = Engine::new(p, hash_mb);
-    match eval {
-        Some(EvalChoice::Linear(w)) => engine.set_weights(std::sync::Arc::clone(w)),
-        Some(EvalChoice::Network(n)) => engine.set_network(Some(std::sync::Arc::clone(n))),
-        None => {}
+    if let Some(eval) = eval {
+        eval.apply_to(&mut engine);
     }
     let limits = SearchLimits { depth: Some(depth.max(1)), nodes: None, multipv: 1 };
     let mut per_position = Vec::with_capacity(sfens.len());

@@ -166,9 +166,16 @@ fn dense<const IN: usize, const OUT: usize>(
     }
 }
 
-/// The network built into the program, if this build has one.
+/// The weights file built into the program (`engine/nets/`; the commands and seeds that made
+/// it are in benches/README.md).
+static BUILTIN_FILE: &[u8] = include_bytes!("../../../nets/tsumugi.nnue");
+
+/// The network built into the program, read from its file once (`None` if that file were not
+/// a network of this build's sizes: the engine then evaluates with the linear weights).
 pub fn builtin() -> Option<std::sync::Arc<Network>> {
-    None
+    static BUILTIN: std::sync::OnceLock<Option<std::sync::Arc<Network>>> =
+        std::sync::OnceLock::new();
+    BUILTIN.get_or_init(|| file::from_bytes(BUILTIN_FILE).ok().map(std::sync::Arc::new)).clone()
 }
 
 /// Whether this processor runs the AVX2 path.
