@@ -1,6 +1,8 @@
 //! The match runner: in-process self-play, and `tsumugi match` against external engines (our
 //! own binary, and scripted fakes that play illegal moves, hang, or do not start).
 
+use engine::eval::choice::EvalChoice;
+use engine::eval::weights::Weights;
 use engine::matches::game::{GameClock, Reason};
 use engine::matches::internal_player::InternalSpec;
 use engine::matches::openings::Opening;
@@ -34,8 +36,7 @@ fn internal(params: Params) -> PlayerSpec {
         ponder: None,
         book: None,
         book_policy: Default::default(),
-        weights: None,
-        network: None,
+        eval: EvalChoice::Linear(std::sync::Arc::new(Weights::default())),
         turns: false,
     })
 }

@@ -259,14 +259,7 @@ impl MatchArgs {
                 ponder,
                 book,
                 book_policy: BookPolicy { max_ply: self.book_max_ply, ..BookPolicy::default() },
-                weights: match &eval {
-                    EvalChoice::Linear(w) => Some(Arc::clone(w)),
-                    EvalChoice::Network(_) => None,
-                },
-                network: match eval {
-                    EvalChoice::Network(n) => Some(n),
-                    EvalChoice::Linear(_) => None,
-                },
+                eval,
                 turns: self.turns,
             }))
         };

@@ -11,8 +11,7 @@
 //! once, as `tsumugi` answers a `go` with `BookFile` set.
 
 use crate::book::{Book, BookPolicy};
-use crate::eval::network::Network;
-use crate::eval::weights::Weights;
+use crate::eval::choice::EvalChoice;
 use crate::matches::player::{with_move, GameOver, MoveRequest, Player, PlayerError, Reply};
 use crate::params::Params;
 use crate::search::control::SearchControl;
@@ -45,10 +44,8 @@ pub struct InternalSpec {
     /// Play from this opening book first (shared by the players of a match, read once).
     pub book: Option<Arc<Book>>,
     pub book_policy: BookPolicy,
-    /// The evaluation's weights (`None`: the engine's default, the learnt ones).
-    pub weights: Option<Arc<Weights>>,
-    /// The network evaluation (`None`: the linear one, with `weights`).
-    pub network: Option<Arc<Network>>,
+    /// The evaluation: linear weights or a network (`EvalChoice::default()`: the engine's).
+    pub eval: EvalChoice,
     /// Under a node limit, ponder on the player's own turn (`match --turns`): the ponder
     /// search runs to its node budget right after the move, before the opponent searches.
     pub turns: bool,
@@ -170,10 +167,7 @@ fn name_seed(name: &str) -> u64 {
 
 fn new_engine(spec: &InternalSpec) -> Box<Engine> {
     let mut engine = Box::new(Engine::new((*spec.params).clone(), spec.hash_mb));
-    if let Some(weights) = &spec.weights {
-        engine.set_weights(Arc::clone(weights));
-    }
-    engine.set_network(spec.network.clone());
+    spec.eval.apply_to(&mut engine);
     engine.set_threads(spec.threads);
     if let Some(settings) = spec.ponder {
         engine.set_ponder_settings(settings);
@@ -289,8 +283,7 @@ mod tests {
             ponder,
             book: None,
             book_policy: BookPolicy::default(),
-            weights: None,
-            network: None,
+            eval: EvalChoice::Linear(Arc::new(crate::eval::weights::Weights::default())),
             turns: false,
         }
     }

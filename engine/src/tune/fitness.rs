@@ -47,8 +47,7 @@ impl GamePlan {
             ponder: None,
             book: None,
             book_policy: Default::default(),
-            weights: None,
-            network: None,
+            eval: crate::eval::choice::EvalChoice::default(),
             turns: false,
         })
     }
