@@ -1,6 +1,7 @@
 //! Tsumugi's mate solver: df-pn over check-only OR nodes and evasion AND nodes.
 
 pub mod config;
+pub mod cores;
 pub mod outcome;
 pub mod search;
 pub mod stack;

@@ -33,8 +33,7 @@ const PONDER: Check = Check::new("USI_Ponder");
 /// `Threads` until a GUI sets it: as KomoringHeights (and YaneuraOu) start, 4, but never
 /// more than the machine's cores (a thread beyond them only takes time from the others).
 pub fn default_threads() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cores.min(4)
+    crate::cores::available().min(4)
 }
 
 /// Everything `setoption` can change.

@@ -37,7 +37,7 @@ pub const BOOK_MIN_COUNT_MAX: u64 = 1_000_000_000;
 /// The default of `Threads`: every core the system gives us, as the engines GUI users compare
 /// us with do.
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS)
+    solver::cores::available().min(MAX_THREADS)
 }
 pub const NETWORK_DELAY_DEFAULT_MS: u64 = 100;
 pub const MINIMUM_THINKING_DEFAULT_MS: u64 = 20;

@@ -106,7 +106,7 @@ impl Shard {
 
 /// The number of jobs when `--jobs` is not given: one per core.
 pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    crate::cores::available()
 }
 
 /// The threads each of `jobs` jobs gets by default: the cores shared among them.

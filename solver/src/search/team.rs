@@ -49,8 +49,10 @@ pub(super) struct Team<'t> {
 /// expansions with one thread, 3.7 M with two (1.36 times as fast), 8.7 M with eight (1.8
 /// times as slow). The helpers beyond take the refinement's questions, which share no work.
 pub(super) fn provers(helpers: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    helpers.min(cores.saturating_sub(1))
+    if helpers == 0 {
+        return 0;
+    }
+    helpers.min(crate::cores::available().saturating_sub(1))
 }
 
 /// Nodes and expansions of the helpers' finished jobs.
