@@ -109,7 +109,7 @@ mod tests {
     /// `Threads` starts at 4 or the machine's cores if fewer, and `usi` says so.
     #[test]
     fn threads_default_to_the_machine() {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = crate::cores::available();
         let o = EngineOptions::default();
         assert_eq!(o.solver.threads, cores.min(4));
         let line = format!("option name Threads type spin default {} min 1 max 1024", cores.min(4));

@@ -49,9 +49,6 @@ pub(super) struct Team<'t> {
 /// expansions with one thread, 3.7 M with two (1.36 times as fast), 8.7 M with eight (1.8
 /// times as slow). The helpers beyond take the refinement's questions, which share no work.
 pub(super) fn provers(helpers: usize) -> usize {
-    if helpers == 0 {
-        return 0;
-    }
     helpers.min(crate::cores::available().saturating_sub(1))
 }
 
