@@ -14,7 +14,8 @@ use crate::search::ponder::{answer_from_ponder, ponder_candidates, PonderCache, 
 use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
 use crate::search::threads::{SharedSearch, ThreadMemory, MAX_THREADS};
 use crate::search::tt::TranspositionTable;
-use shogi::{movegen, MoveList, Position};
+use shogi::{movegen, Move, MoveList, Position};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -386,7 +387,16 @@ impl SearchGroup<'_> {
             let mut searcher = Searcher::new(pos, &ctx, &mut main_memory[0], 0);
             searcher.init_root();
             let multipv = limits.multipv.max(1) as usize;
-            let mut depth = searcher.iterate(max_depth, multipv, info);
+            // The first move of the last line reported: a GUI shows that line beside the move
+            // played, so the move played must head the last line it was shown.
+            let reported_first: Cell<Option<Move>> = Cell::new(None);
+            let mut report = |i: &SearchInfo| {
+                if i.multipv <= 1 {
+                    reported_first.set(i.pv.first().copied());
+                }
+                info(i)
+            };
+            let mut depth = searcher.iterate(max_depth, multipv, &mut report);
             shared.stop_helpers();
             oracle_stop.store(true, Ordering::Relaxed);
             // A helper that panicked is left out: the main thread's answer stands.
@@ -414,7 +424,7 @@ impl SearchGroup<'_> {
             let mut ponder = rm.pv.get(1).copied();
             let mut score = if raw > -VALUE_INF { to_score(raw) } else { Score::Cp(0) };
             if from_helper {
-                info(&SearchInfo {
+                report(&SearchInfo {
                     depth,
                     seldepth: rm.seldepth.max(1) as u32,
                     elapsed: control.elapsed(),
@@ -453,9 +463,25 @@ impl SearchGroup<'_> {
                     RootVerdict::Win(pv) | RootVerdict::Loss(pv) => pv.clone(),
                     RootVerdict::Unknown => Vec::new(),
                 };
-                info(&SearchInfo {
+                report(&SearchInfo {
                     depth: depth.max(1),
                     seldepth: pv.len() as u32,
+                    elapsed: control.elapsed(),
+                    nodes,
+                    hashfull: self.tt.hashfull(),
+                    multipv: 1,
+                    score,
+                    pv,
+                    note: None,
+                });
+            }
+            // A search stopped inside an iteration (the root oracle's proof, the clock) may have
+            // changed its best move without reporting the line: report it now.
+            if multipv == 1 && reported_first.get() != Some(best) {
+                let pv = if rm.pv.first() == Some(&best) { rm.pv.clone() } else { vec![best] };
+                report(&SearchInfo {
+                    depth: depth.max(1),
+                    seldepth: rm.seldepth.max(1) as u32,
                     elapsed: control.elapsed(),
                     nodes,
                     hashfull: self.tt.hashfull(),
