@@ -423,18 +423,23 @@ impl SearchGroup<'_> {
             let mut best = rm.mv;
             let mut ponder = rm.pv.get(1).copied();
             let mut score = if raw > -VALUE_INF { to_score(raw) } else { Score::Cp(0) };
-            if from_helper {
+            // A line decided after the iterations (a helper's, the root oracle's, the move
+            // played): reported as the first line.
+            let mut report_final = |depth: u32, seldepth: usize, score: Score, pv: Vec<Move>| {
                 report(&SearchInfo {
                     depth,
-                    seldepth: rm.seldepth.max(1) as u32,
+                    seldepth: seldepth as u32,
                     elapsed: control.elapsed(),
                     nodes,
                     hashfull: self.tt.hashfull(),
                     multipv: 1,
                     score,
-                    pv: rm.pv.clone(),
+                    pv,
                     note: None,
-                });
+                })
+            };
+            if from_helper {
+                report_final(depth, rm.seldepth.max(1), score, rm.pv.clone());
             }
             let mut used = false;
             match &verdict {
@@ -463,33 +468,13 @@ impl SearchGroup<'_> {
                     RootVerdict::Win(pv) | RootVerdict::Loss(pv) => pv.clone(),
                     RootVerdict::Unknown => Vec::new(),
                 };
-                report(&SearchInfo {
-                    depth: depth.max(1),
-                    seldepth: pv.len() as u32,
-                    elapsed: control.elapsed(),
-                    nodes,
-                    hashfull: self.tt.hashfull(),
-                    multipv: 1,
-                    score,
-                    pv,
-                    note: None,
-                });
+                report_final(depth.max(1), pv.len(), score, pv);
             }
             // A search stopped inside an iteration (the root oracle's proof, the clock) may have
             // changed its best move without reporting the line: report it now.
             if multipv == 1 && reported_first.get() != Some(best) {
                 let pv = if rm.pv.first() == Some(&best) { rm.pv.clone() } else { vec![best] };
-                report(&SearchInfo {
-                    depth: depth.max(1),
-                    seldepth: rm.seldepth.max(1) as u32,
-                    elapsed: control.elapsed(),
-                    nodes,
-                    hashfull: self.tt.hashfull(),
-                    multipv: 1,
-                    score,
-                    pv,
-                    note: None,
-                });
+                report_final(depth.max(1), rm.seldepth.max(1), score, pv);
             }
             let stats = SearchStats {
                 nodes,
