@@ -7,7 +7,7 @@ pub mod search;
 pub mod stack;
 
 pub use config::{DoubleCount, Rules, SolverConfig};
-pub use outcome::{Limits, Outcome, Phases, Progress, SolveResult};
+pub use outcome::{Limits, Outcome, Phase, Phases, Progress, SolveResult};
 pub use search::Solver;
 pub mod pn;
 pub mod repetition_table;

@@ -40,6 +40,56 @@ pub struct SolveResult {
     pub expansions: u64,
     /// When the parts of the answer were done.
     pub phases: Phases,
+    /// The phase a limit or `stop` cut short, if one did: the answer is then the best the
+    /// solve had (see [`Phase`]).
+    pub cut: Option<Phase>,
+}
+
+/// The phases of a solve, in order. A limit or `stop` may end any of them; the answer is then
+/// what the phases before gave: nothing before the first proof, the first proof's line while
+/// the main line is built, the main line of the mates found after that.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Phase {
+    /// Proving that a mate exists.
+    FirstProof,
+    /// Reading the first proof's line from the table (the answer if nothing later finishes).
+    ProofLine,
+    /// Building the main line from the proven positions (tsume rules).
+    MainLine,
+    /// Asking the main line's checks for shorter mates (tsume rules).
+    Refinement,
+    /// Asking the root for a shorter mate under pure rules (tsume rules).
+    PureBound,
+    /// The rounds of pure rules' shortest mate and its exact line.
+    ShortestPure,
+}
+
+impl Phase {
+    pub const COUNT: usize = 6;
+    pub const ALL: [Phase; Phase::COUNT] = [
+        Phase::FirstProof,
+        Phase::ProofLine,
+        Phase::MainLine,
+        Phase::Refinement,
+        Phase::PureBound,
+        Phase::ShortestPure,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// How an `info string` or a result line names it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Phase::FirstProof => "the first proof",
+            Phase::ProofLine => "reading the first proof's line",
+            Phase::MainLine => "building the main line",
+            Phase::Refinement => "looking for shorter mates",
+            Phase::PureBound => "the pure-rule bound",
+            Phase::ShortestPure => "the shortest pure-rule mate",
+        }
+    }
 }
 
 /// When the parts of an answer were done, each as (time since the start, nodes of every
@@ -50,6 +100,15 @@ pub struct Phases {
     pub first_proof: (Duration, u64),
     /// `None` without a main line.
     pub final_line: Option<(Duration, u64)>,
+    /// When each phase was first entered (time since the start), by [`Phase::index`].
+    pub entered: [Option<Duration>; Phase::COUNT],
+}
+
+impl Phases {
+    /// When `phase` was first entered, if it was.
+    pub fn entered(&self, phase: Phase) -> Option<Duration> {
+        self.entered[phase.index()]
+    }
 }
 
 impl SolveResult {
@@ -64,6 +123,7 @@ impl SolveResult {
             proven_shortest: false,
             expansions: 0,
             phases: Phases::default(),
+            cut: None,
         }
     }
 }
@@ -81,4 +141,7 @@ pub struct Progress {
     /// known so far, a mate within its length, reported each time it changes (shorter ones
     /// may still be found). `None` in the periodic reports.
     pub mate: Option<Vec<Move>>,
+    /// A report made as the search first enters a phase after the first proof (see
+    /// [`Phase`]): what it is doing now. `None` in the periodic reports.
+    pub began: Option<Phase>,
 }

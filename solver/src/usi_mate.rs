@@ -8,7 +8,7 @@
 
 use crate::config::{Rules, SolverConfig};
 use crate::mate_line::{moves_to_usi, root_defends, verify_mate_line};
-use crate::outcome::{Limits, Outcome, Progress, SolveResult};
+use crate::outcome::{Limits, Outcome, Phase, Progress, SolveResult};
 use crate::search::Solver;
 use shogi::{Move, Position};
 use std::io;
@@ -19,15 +19,18 @@ use usi::info::{millis, nps};
 use usi::{Hold, Output, Plan, SearchBackend, Timing};
 
 /// The `info` line for a progress report of the df-pn solver.
+/// A phase's first report says which phase began instead of the root's pn and dn.
 pub fn progress_info(p: &Progress) -> String {
+    let what = match p.began {
+        Some(phase) => format!("now {}", phase.describe()),
+        None => format!("pn {} dn {}", p.root_pn, p.root_dn),
+    };
     format!(
-        "info time {} nodes {} nps {} hashfull {} string pn {} dn {}",
+        "info time {} nodes {} nps {} hashfull {} string {what}",
         millis(p.elapsed),
         p.nodes,
         nps(p.nodes, p.elapsed),
         p.hashfull,
-        p.root_pn,
-        p.root_dn
     )
 }
 
@@ -218,7 +221,9 @@ impl MateSearch {
                         ms(r.elapsed.saturating_sub(line)),
                     ))?;
                 }
-                if !r.main_line {
+                if let Some(phase) = r.cut {
+                    out.info_string(&cut_note(phase, r.main_line))?;
+                } else if !r.main_line {
                     out.info_string("the line is one line of the proof, not the main line")?;
                 } else if !r.proven_shortest {
                     out.info_string("main line of the mates found; no shorter mate was ruled out")?;
@@ -234,4 +239,14 @@ impl MateSearch {
             }
         }
     }
+}
+
+/// What an answer that a limit or `stop` cut short in `phase` holds.
+pub fn cut_note(phase: Phase, main_line: bool) -> String {
+    let what = if main_line {
+        "the main line of the mates found so far; no shorter mate was ruled out"
+    } else {
+        "the first proof's line, not shortened"
+    };
+    format!("cut short (time limit or stop) in {}: {what}", phase.describe())
 }

@@ -240,6 +240,9 @@ fn millis(d: std::time::Duration) -> f64 {
 /// What a mate's line is, when it is not the proven main line.
 fn line_note(r: &SolveResult) -> Option<String> {
     match r.outcome {
+        Outcome::Mate(_) if r.cut.is_some() => {
+            r.cut.map(|phase| crate::usi_mate::cut_note(phase, r.main_line))
+        }
         Outcome::Mate(_) if !r.main_line => {
             Some("not the main line: one line of the proof".to_string())
         }
@@ -278,6 +281,12 @@ mod tests {
         let first = SolveResult { main_line: false, ..r.clone() };
         assert!(result_line(&report_problem("f.sfen", 3, &p, &first, Rules::Pure, None))
             .ends_with("[not the main line: one line of the proof]"));
+        // So does a line that a limit cut short, with the phase it cut.
+        let cut = SolveResult { main_line: false, cut: Some(crate::Phase::MainLine), ..r.clone() };
+        assert!(result_line(&report_problem("f.sfen", 3, &p, &cut, Rules::Pure, None)).ends_with(
+            "[cut short (time limit or stop) in building the main line: the first proof's line, \
+             not shortened]"
+        ));
         let unproven = SolveResult { proven_shortest: false, ..r.clone() };
         assert!(result_line(&report_problem("f.sfen", 3, &p, &unproven, Rules::Pure, None))
             .ends_with("[shortest not proven]"));

@@ -306,10 +306,14 @@ impl Asker<'_> {
     /// search: a line back to one of them is a repetition, not a mate (else detours through
     /// earlier positions of the main line would read as cooks).
     fn after(&mut self, way: &[Move], mv: Move) -> Answer {
-        if Instant::now() >= self.deadline {
+        let now = Instant::now();
+        if now >= self.deadline {
             return Answer::Unsettled("the report's time ran out".to_string());
         }
-        let limits = self.limits.clone();
+        // A question ends with the report's time, whatever its node cap leaves it.
+        let left = self.deadline - now;
+        let time = self.limits.time.map_or(left, |t| t.min(left));
+        let limits = Limits { time: Some(time), ..self.limits.clone() };
         self.after_within(way, mv, &limits)
     }
 
@@ -332,6 +336,9 @@ impl Asker<'_> {
             Outcome::NoMate => Answer::NoMate,
             Outcome::Timeout if r.depth_limited => {
                 Answer::Unsettled("no mate within the depth limit".to_string())
+            }
+            Outcome::Timeout if Instant::now() >= self.deadline => {
+                Answer::Unsettled("the report's time ran out".to_string())
             }
             Outcome::Timeout => Answer::Unsettled(format!("not settled within {} nodes", r.nodes)),
         }

@@ -5,7 +5,7 @@ use super::children::{is_open, select, shown, Child};
 use super::thresholds::{or_child_dn_threshold, widen};
 use super::value::{deeper, Value};
 use crate::config::{DoubleCount, Rules};
-use crate::outcome::{Limits, Progress};
+use crate::outcome::{Limits, Phase, Progress};
 use crate::pn::{self, PnDn, INF};
 use crate::repetition_table::RepetitionTable;
 use crate::stack::StackGuard;
@@ -56,6 +56,11 @@ pub(super) struct Search<'a> {
     pub(super) aborted: bool,
     /// A limit of the whole search was reached, or `stop` was raised: nothing more is asked.
     pub(super) stopped: bool,
+    /// The phase the search is in, and the one that `stopped` cut short.
+    pub(super) phase: Phase,
+    pub(super) cut: Option<Phase>,
+    /// When each phase was first entered (see [`crate::outcome::Phases::entered`]).
+    pub(super) entered: [Option<std::time::Duration>; Phase::COUNT],
     /// The node count at which the current question ends (see `main_line::prove_within`).
     pub(super) cap: Option<u64>,
     /// The deepest ply a search goes to (the root's remaining depth).

@@ -4,10 +4,12 @@
 
 use super::dfpn::Search;
 use super::expansion::{blocking_squares, is_block};
+use super::futility::{king_escapes, mated_at_once};
 use super::team::Team;
 use super::value::Value;
 use crate::config::Rules;
 use crate::mate_line::only_interpositions_left;
+use crate::outcome::Phase;
 use crate::tt::UNBOUNDED;
 use shogi::movegen;
 use shogi::{Color, Hand, Move, MoveList, Position};
@@ -23,6 +25,7 @@ impl Search<'_> {
         first: u16,
         team: &mut Team<'_>,
     ) -> Option<Vec<Move>> {
+        self.begin(Phase::ShortestPure);
         let mut shortest = first;
         while shortest >= 2 && !self.aborted {
             let bound = shortest - 2;
@@ -71,10 +74,18 @@ impl Search<'_> {
     /// two plies sooner (the longest resistance).
     pub(super) fn exact_line(&mut self, root: &mut Position, len: u16) -> Option<Vec<Move>> {
         let base_len = self.path.len();
-        let mut pos = root.clone();
+        let pv = self.exact_line_from(root.clone(), len);
+        self.truncate_path(base_len);
+        pv
+    }
+
+    /// [`Search::exact_line`]'s walk, which leaves its positions on the path.
+    fn exact_line_from(&mut self, mut pos: Position, len: u16) -> Option<Vec<Move>> {
         let mut pv = Vec::new();
-        let mut left = len;
-        while left > 0 {
+        for left in (1..=len).rev() {
+            if self.out_of_time() {
+                return None;
+            }
             let mut list = MoveList::new();
             let or_node = self.node_moves(&pos, &mut list);
             let mut chosen = None;
@@ -93,63 +104,81 @@ impl Search<'_> {
             pv.push(mv);
             pos.make_move(mv);
             self.enter(&pos);
-            left -= 1;
         }
-        self.truncate_path(base_len);
         Some(pv)
     }
 
     /// A mate line read from the table (shortest proven check at OR nodes, longest proven
-    /// evasion at AND nodes), for when the exact line could not be finished. Re-searches any
-    /// node the table lost, and replays the line through the rules before trusting it.
-    pub(super) fn principal_variation(&mut self, root: &mut Position) -> Option<Vec<Move>> {
-        self.aborted = false;
-        self.stopped = false;
-        self.limits.nodes = self.limits.nodes.map(|n| n.saturating_mul(2));
+    /// evasion at AND nodes). Under tsume rules `futile` says how interpositions are left out:
+    /// by their futility tests (searches), or by the board alone, as the first proof leaves
+    /// them out ([`Futile::ByBoard`]: then nothing is searched but what the table lost, so
+    /// that the line costs a few lookups a ply). A node the table lost is searched again
+    /// unless the search was stopped. The line is replayed through the rules before it is
+    /// trusted.
+    pub(super) fn principal_variation(
+        &mut self,
+        root: &mut Position,
+        futile: Futile,
+    ) -> Option<Vec<Move>> {
         let mut pos = root.clone();
         let mut pv = Vec::new();
         let base_len = self.path.len();
-        loop {
+        let line = loop {
             let mut list = MoveList::new();
             let or_node = self.node_moves(&pos, &mut list);
-            if !or_node && (list.is_empty() || self.only_futile_left(&mut pos, &list)) {
-                break;
+            if !or_node {
+                self.drop_futile(&mut pos, &mut list, futile);
+                if list.is_empty() {
+                    break Some(pv);
+                }
             }
             // A line as long as the depth limit may end in mate (checked above), not go on.
             if pv.len() >= self.max_ply as usize {
-                return None;
+                break None;
             }
             let mut choice = self.pv_choice(&mut pos, &list, or_node);
-            if choice.is_none() {
+            if choice.is_none() && !self.out_of_time() {
                 // The table lost part of the proof: search this node again.
                 let left = self.max_ply - pv.len() as u16;
                 if self.prove(&mut pos, left).pn != 0 {
-                    return None;
+                    break None;
                 }
                 choice = self.pv_choice(&mut pos, &list, or_node);
             }
-            let mv = choice?;
+            let Some(mv) = choice else { break None };
             pv.push(mv);
             pos.make_move(mv);
             self.enter(&pos);
-        }
+        };
         self.truncate_path(base_len);
-        replays_as_mate(root, &pv, self.attacker, self.rules).then_some(pv)
+        line.filter(|pv| replays_as_mate(root, pv, self.attacker, self.rules))
     }
 
-    pub(super) fn pv_choice(
-        &mut self,
-        pos: &mut Position,
-        list: &MoveList,
-        or_node: bool,
-    ) -> Option<Move> {
-        let mut best: Option<(Move, u16)> = None;
-        let blocks = if or_node { None } else { blocking_squares(pos) };
-        for &mv in list.iter() {
-            let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
-            if block && self.rules == Rules::Tsume && self.is_futile(pos, mv, None) {
-                continue;
+    /// Leaves out of the `evasions` of the AND node `pos` the interpositions that are futile
+    /// (tsume rules), as `futile` decides.
+    fn drop_futile(&mut self, pos: &mut Position, evasions: &mut MoveList, futile: Futile) {
+        if self.rules != Rules::Tsume {
+            return;
+        }
+        let Some((ksq, line)) = blocking_squares(pos) else { return };
+        let escapes = king_escapes(pos);
+        let all: Vec<Move> = evasions.iter().copied().collect();
+        evasions.clear();
+        for mv in all {
+            let dropped = is_block(mv, ksq, line)
+                && match futile {
+                    Futile::ByTest => self.is_futile(pos, mv, None),
+                    Futile::ByBoard => mated_at_once(pos, mv, escapes),
+                };
+            if !dropped {
+                evasions.push(mv);
             }
+        }
+    }
+
+    fn pv_choice(&mut self, pos: &mut Position, list: &MoveList, or_node: bool) -> Option<Move> {
+        let mut best: Option<(Move, u16)> = None;
+        for &mv in list.iter() {
             pos.make_move(mv);
             self.enter(pos);
             let v = if self.is_repetition() {
@@ -183,18 +212,14 @@ impl Search<'_> {
     }
 }
 
-impl Search<'_> {
-    /// Tsume rules: whether every evasion of the AND node `pos` is a futile interposition.
-    pub(super) fn only_futile_left(&mut self, pos: &mut Position, evasions: &MoveList) -> bool {
-        if self.rules != Rules::Tsume {
-            return false;
-        }
-        let Some((ksq, line)) = blocking_squares(pos) else { return false };
-        evasions.iter().all(|&mv| is_block(mv, ksq, line)) && {
-            let all: Vec<Move> = evasions.iter().copied().collect();
-            all.into_iter().all(|mv| self.is_futile(pos, mv, None))
-        }
-    }
+/// How a line read from the table leaves out futile interpositions (tsume rules): see
+/// [`Search::principal_variation`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Futile {
+    /// By their futility tests (searches with a node cap).
+    ByTest,
+    /// By the board alone: those taken and then mated at once, as the first proof does.
+    ByBoard,
 }
 
 /// Replays `pv` from `root`: every move legal, every attacker move a check, ending in

@@ -35,9 +35,11 @@
 
 use super::dfpn::Search;
 use super::expansion::{blocking_squares, is_block};
+use super::line_memo::{Known, LineMemo};
 use super::team::{Pass, Question, Team};
 use super::value::Value;
 use crate::config::Rules;
+use crate::outcome::Phase;
 use shogi::{Move, MoveList, Position};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
@@ -149,58 +151,6 @@ pub(super) struct RefineBudget {
     pub(super) pure_bound: u64,
 }
 
-#[derive(Copy, Clone, Debug)]
-struct Known {
-    len: Option<MateLen>,
-    best: Move,
-    /// The memo's epoch when this value was last known to be fresh.
-    epoch: u32,
-}
-
-/// The values computed so far, by position key (hands included); positions whose value rests
-/// on a repetition of the path they were reached by are not kept.
-#[derive(Default)]
-pub(super) struct LineMemo {
-    known: HashMap<u64, Known>,
-    /// Values that rest on a repetition, by the hash of the exact path they hold for.
-    by_path: HashMap<u64, Known>,
-    /// Futility tests settled or cut short, by the key of the tested position.
-    futile: HashMap<u64, bool>,
-    /// Bumped whenever a value rests on a repetition of the current path.
-    repetitions_met: u64,
-    /// For each position valued, the positions whose values read it (see
-    /// [`LineMemo::forget_above`]).
-    readers: HashMap<u64, Vec<u64>>,
-    /// The positions being valued, from the outermost.
-    computing: Vec<u64>,
-    /// Bumped at each shorter mate found: a value of an earlier epoch is checked against the
-    /// table once before it is used again.
-    epoch: u32,
-}
-
-impl LineMemo {
-    /// Forgets the value of `key` and of every position whose value was read from it, directly
-    /// or not (and every value resting on a repetition): after a shorter mate was found at
-    /// `key`, exactly the values that may now be shorter. The others keep theirs, which stay
-    /// the lengths of real mates; one that a shorter mate found elsewhere makes stale is
-    /// caught when the refinement asks its question.
-    fn forget_above(&mut self, key: u64) {
-        let mut todo = vec![key];
-        let mut seen: HashSet<u64> = HashSet::new();
-        while let Some(k) = todo.pop() {
-            if !seen.insert(k) {
-                continue;
-            }
-            self.known.remove(&k);
-            if let Some(readers) = self.readers.get(&k) {
-                todo.extend(readers.iter().copied());
-            }
-        }
-        self.by_path.clear();
-        self.epoch += 1;
-    }
-}
-
 impl Search<'_> {
     /// The main line from `root` (proven to mate), refined within `budget`, the team's
     /// helpers taking the questions beside this thread.
@@ -232,11 +182,16 @@ impl Search<'_> {
         let mut pure_bound_found: Option<u16> = None;
         // The length of the first proof's line.
         let mut first_line_len: Option<u16> = None;
+        // The last main line built: the answer when a limit or `stop` ends a later phase.
+        let mut last: Option<MainLine> = None;
         loop {
             let end = if cap <= LAST_PROBE_CAP { budget.probes } else { budget.proofs };
-            let len = self.line_value(root, &mut memo)?;
+            self.begin(Phase::MainLine);
+            let Some(len) = self.line_value(root, &mut memo) else { return last };
             let first_len = *first_line_len.get_or_insert(len.plies);
-            let (moves, positions) = self.read_line(root, &mut memo, len)?;
+            let Some((moves, positions)) = self.read_line(root, &mut memo, len) else {
+                return last;
+            };
             if reported.as_ref() != Some(&moves) {
                 self.report_line(&moves);
                 reported = Some(moves.clone());
@@ -245,8 +200,10 @@ impl Search<'_> {
             let line = |moves, proven_shortest| {
                 Some(MainLine { moves, len, proven_shortest, final_line: Some(final_line) })
             };
-            if self.stopped {
-                return line(moves, false);
+            last = line(moves.clone(), false);
+            self.begin(Phase::Refinement);
+            if self.out_of_time() {
+                return last;
             }
             // The OR nodes of the line, from the end (short, cheap questions first).
             // `unsettled`: a question cut at its cap, worth asking again with a larger one;
@@ -310,8 +267,8 @@ impl Search<'_> {
                 }
             }
             let (moves, positions, _) = lines.swap_remove(0);
-            if self.stopped {
-                return line(moves, false);
+            if self.out_of_time() {
+                return last;
             }
             let spent_now = spent(self, team, since);
             if on_main_line {
@@ -346,6 +303,7 @@ impl Search<'_> {
                     budget.pure_bound.min(PURE_BOUND_UNSHORTENED)
                 };
                 if !root_settled && pure_bound_spent < pure_budget && len.plies >= 3 {
+                    self.begin(Phase::PureBound);
                     let before = self.nodes;
                     let cap = pure_bound_cap.min(pure_budget - pure_bound_spent);
                     let v = self.probe_pure(root, len.plies - 2, cap);
@@ -362,6 +320,9 @@ impl Search<'_> {
                         // No pure mate within the bound: nothing to gain from this side.
                         Some(_) => pure_bound_spent = budget.pure_bound,
                         None => pure_bound_cap = pure_bound_cap.saturating_mul(QUESTION_CAP_GROWTH),
+                    }
+                    if self.out_of_time() {
+                        return last;
                     }
                     if pure_bound_spent < pure_budget {
                         continue;
@@ -493,16 +454,7 @@ impl Search<'_> {
     /// `None` when it cannot be shown proven (a repetition, a lost proof, a limit).
     fn line_value(&mut self, pos: &mut Position, memo: &mut LineMemo) -> Option<MateLen> {
         let key = pos.key();
-        if let Some(&reader) = memo.computing.last() {
-            let readers = memo.readers.entry(key).or_default();
-            if !readers.contains(&reader) {
-                readers.push(reader);
-            }
-        }
-        if let Some(k) = memo.by_path.get(&self.path_hash()) {
-            return k.len;
-        }
-        if let Some(k) = memo.known.get(&key).copied() {
+        if let Some(k) = memo.read(key, &self.path) {
             if k.epoch == memo.epoch {
                 return k.len;
             }
@@ -514,23 +466,24 @@ impl Search<'_> {
                 _ => false,
             };
             if !stale {
-                memo.known.insert(key, Known { epoch: memo.epoch, ..k });
+                memo.refresh(key, &self.path);
                 return k.len;
             }
         }
-        memo.computing.push(key);
-        let v = self.value_here(pos, memo, key);
-        memo.computing.pop();
-        v
+        memo.begin(key);
+        let best = self.value_here(pos, memo);
+        let len = best.map(|(v, _)| v);
+        let known = Known { len, best: best.map_or(Move::NULL, |(_, m)| m), epoch: memo.epoch };
+        memo.end((!self.stopped).then_some(known));
+        len
     }
 
     /// [`Search::line_value`] of a position not yet valued.
-    fn value_here(&mut self, pos: &mut Position, memo: &mut LineMemo, key: u64) -> Option<MateLen> {
+    fn value_here(&mut self, pos: &mut Position, memo: &mut LineMemo) -> Option<(MateLen, Move)> {
         let ply = self.path.len();
-        if self.stopped || self.guard.exhausted(ply) {
+        if self.out_of_time() || self.guard.exhausted(ply) {
             return None;
         }
-        let repetitions_before = memo.repetitions_met;
         let or_node = pos.side_to_move() == self.attacker;
         let mut list = MoveList::new();
         self.node_moves(pos, &mut list);
@@ -589,7 +542,7 @@ impl Search<'_> {
                 pos.make_move(mv);
                 self.enter(pos);
                 let v = if self.is_repetition() {
-                    memo.repetitions_met += 1;
+                    memo.repetition(pos.key());
                     None
                 } else if self.proven_here(pos, REPROVE_CAP) {
                     self.line_value(pos, memo)
@@ -616,17 +569,7 @@ impl Search<'_> {
                 best = Some((MateLen { plies: 0, leftover }, Move::NULL));
             }
         }
-        let len = best.map(|(v, _)| v);
-        if !self.stopped {
-            let best = best.map_or(Move::NULL, |(_, m)| m);
-            let known = Known { len, best, epoch: memo.epoch };
-            if memo.repetitions_met == repetitions_before {
-                memo.known.insert(key, known);
-            } else {
-                memo.by_path.insert(self.path_hash(), known);
-            }
-        }
-        len
+        best
     }
 
     /// The defender's preferred defence among the `counted` ones of the AND node `pos`
@@ -669,7 +612,8 @@ impl Search<'_> {
     }
 
     /// The keys of the first [`DETOUR_PLIES`] positions of the line after `mv` from `pos`, as
-    /// the memo's best moves make it (the position after `mv` first).
+    /// the memo's best moves make it (the position after `mv` first), of values that met no
+    /// repetition (see [`LineMemo::peek_clean`]).
     fn memo_line_keys(&self, pos: &mut Position, mv: Move, memo: &LineMemo) -> Vec<u64> {
         let mut keys = Vec::with_capacity(DETOUR_PLIES);
         let mut played = 0;
@@ -678,7 +622,7 @@ impl Search<'_> {
         while keys.len() < DETOUR_PLIES {
             let key = pos.key();
             keys.push(key);
-            let Some(best) = memo.known.get(&key).map(|k| k.best) else { break };
+            let Some(best) = memo.peek_clean(key).map(|k| k.best) else { break };
             if best == Move::NULL || !shogi::movegen::is_legal(pos, best) {
                 break;
             }
@@ -703,7 +647,7 @@ impl Search<'_> {
             pos.make_move(mv);
             self.enter(pos);
             let len = if self.is_repetition() {
-                memo.repetitions_met += 1;
+                memo.repetition(pos.key());
                 None
             } else {
                 self.proof_len_in_table(pos)
@@ -732,7 +676,8 @@ impl Search<'_> {
     /// defender would choose it (寿 once answered 545 plies for 611 so: at ply 540 △６一玉 was
     /// valued 90 plies with a piece to spare, where its mate is 71 with none, and △７一玉, mated
     /// in 5 with none, was the line). Each comes as its whole line from the root, its values, and
-    /// the first ply of its own.
+    /// the first ply of its own. (A defence's value is looked at off the path: one that met no
+    /// repetition, see [`LineMemo::peek_clean`].)
     fn competing_variations(
         &mut self,
         root: &Position,
@@ -745,7 +690,7 @@ impl Search<'_> {
         let mut pos = root.clone();
         for (i, &played) in moves.iter().enumerate() {
             let node = positions[i].1;
-            if pos.side_to_move() != self.attacker && !self.stopped {
+            if pos.side_to_move() != self.attacker && !self.out_of_time() {
                 let mut evasions = MoveList::new();
                 self.node_moves(&pos, &mut evasions);
                 let blocks = blocking_squares(&pos);
@@ -758,7 +703,7 @@ impl Search<'_> {
                         continue;
                     }
                     pos.make_move(mv);
-                    let value = memo.known.get(&pos.key()).and_then(|k| k.len);
+                    let value = memo.peek_clean(pos.key()).and_then(|k| k.len);
                     let competes = value.is_some_and(|v| {
                         let v = v.after_move();
                         v.leftover > 0 && v.plies > node.plies && node.leftover == 0
@@ -802,15 +747,16 @@ impl Search<'_> {
         let mut positions = Vec::with_capacity(len.plies as usize);
         let mut line = Some(());
         for _ in 0..len.plies {
+            if self.out_of_time() {
+                line = None;
+                break;
+            }
             let key = pos.key();
-            let memoized = |memo: &LineMemo, hash: u64| {
-                memo.by_path.get(&hash).or_else(|| memo.known.get(&key)).copied()
-            };
-            let k = match memoized(memo, self.path_hash()) {
+            let k = match memo.peek(key, &self.path) {
                 Some(k) => Some(k),
                 None => {
                     self.line_value(&mut pos, memo);
-                    memoized(memo, self.path_hash())
+                    memo.peek(key, &self.path)
                 }
             };
             let Some((value, best)) = k.and_then(|k| Some((k.len?, k.best))) else {

@@ -32,6 +32,7 @@ mod expansion;
 mod futility;
 mod hands;
 mod line;
+mod line_memo;
 mod main_line;
 mod monitor;
 mod path;
@@ -43,9 +44,10 @@ pub use line::replays_as_mate;
 pub use main_line::MateLen;
 
 use dfpn::Search;
+use line::Futile;
 
 use crate::config::{DoubleCount, Rules, SolverConfig};
-use crate::outcome::{Limits, Outcome, Phases, Progress, SolveResult};
+use crate::outcome::{Limits, Outcome, Phase, Phases, Progress, SolveResult};
 use crate::repetition_table::RepetitionTable;
 use crate::stack::StackGuard;
 use crate::table_file::TableFileError;
@@ -53,7 +55,7 @@ use crate::tt::{key_salt, Table, UNBOUNDED};
 use shogi::{Color, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use team::{HelperCounts, Mate, Team};
+use team::{HelperCounts, Mate, Team, Watch};
 
 /// What the refinement of the main line (tsume rules) may spend (see
 /// [`main_line::RefineBudget`]) since it began or last found a shorter mate on the main line:
@@ -275,7 +277,8 @@ impl Solver {
         let depth = max_ply.saturating_sub(prefix.len().min(u16::MAX as usize) as u16);
         let interrupt = AtomicBool::new(false);
         let counts = HelperCounts::default();
-        let (mut team, mates) = Team::new(helpers, &interrupt, &counts);
+        let watch = Watch { stop, deadline: limits.time.map(|t| start + t) };
+        let (mut team, mates) = Team::new(helpers, &interrupt, &counts, watch);
         let env = HelperEnv {
             table,
             config: &config,
@@ -302,8 +305,14 @@ impl Solver {
             let outcome = if search.aborted {
                 Outcome::Timeout
             } else if value.pn == 0 {
+                // The first proof's line, read from the table at once (a few lookups a ply):
+                // the answer if a limit or `stop` cuts the phases after it short.
+                search.begin(Phase::ProofLine);
+                let proof_line = search.principal_variation(&mut root, Futile::ByBoard);
                 let line = if config.any_mate {
-                    None
+                    search
+                        .principal_variation(&mut root, Futile::ByTest)
+                        .map(|pv| (pv, false, false))
                 } else if config.rules == Rules::Tsume {
                     // A share of the main thread's own first proof: the problem's size. The
                     // helpers' nodes there are mostly the same work again, and counting them
@@ -324,20 +333,27 @@ impl Solver {
                     search.main_line(&mut root, budget, &mut team).map(|l| {
                         debug_assert_eq!(l.len.plies as usize, l.moves.len());
                         phases.final_line = l.final_line;
-                        (l.moves, l.proven_shortest)
+                        (l.moves, true, l.proven_shortest)
                     })
                 } else {
-                    search.shortest_pure_line(&mut root, value.len, &mut team).map(|pv| (pv, true))
+                    search
+                        .shortest_pure_line(&mut root, value.len, &mut team)
+                        .map(|pv| (pv, true, true))
                 };
+                let line =
+                    line.filter(|(pv, _, _)| replays_as_mate(&root, pv, attacker, config.rules));
                 match line {
-                    Some((pv, shortest)) if replays_as_mate(&root, &pv, attacker, config.rules) => {
-                        (main_line, proven_shortest) = (true, shortest);
+                    Some((pv, main, shortest)) => {
+                        (main_line, proven_shortest) = (main, shortest);
                         Outcome::Mate(pv)
                     }
-                    _ => match search.principal_variation(&mut root) {
-                        Some(pv) => Outcome::Mate(pv),
-                        None => Outcome::Timeout,
-                    },
+                    // Nothing better finished: the first proof's line (read again, with the
+                    // futile interpositions left out, when there is time).
+                    None if !search.stopped && !config.any_mate => search
+                        .principal_variation(&mut root, Futile::ByTest)
+                        .or(proof_line)
+                        .map_or(Outcome::Timeout, Outcome::Mate),
+                    None => proof_line.map_or(Outcome::Timeout, Outcome::Mate),
                 }
             } else if value.depth == UNBOUNDED {
                 Outcome::NoMate
@@ -346,6 +362,8 @@ impl Solver {
                 depth_limited = true;
                 Outcome::Timeout
             };
+            phases.entered = search.entered;
+            phases.entered[Phase::FirstProof.index()] = Some(Duration::ZERO);
             // The team ends: the helpers leave their loops and are joined by the scope.
             drop(team);
             let stack_use = StackUse {
@@ -360,6 +378,7 @@ impl Solver {
                 root_pn: value.pn,
                 root_dn: value.dn,
                 mate: None,
+                began: None,
             };
             if let Some(progress) = search.progress.as_mut() {
                 progress(&report);
@@ -373,6 +392,7 @@ impl Solver {
                 proven_shortest,
                 expansions: search.visits + counts.visits.load(Ordering::Relaxed),
                 phases,
+                cut: search.cut,
             };
             (result, stack_use)
         });
@@ -445,6 +465,9 @@ fn new_search<'a>(
         progress: None,
         aborted: false,
         stopped: false,
+        phase: Phase::FirstProof,
+        cut: None,
+        entered: [None; Phase::COUNT],
         cap: None,
         root_value: (1, 1),
         guard: StackGuard::here(),

@@ -16,10 +16,11 @@
 
 use super::dfpn::Search;
 use super::main_line::{MateLen, Shorter};
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use shogi::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// What the main thread asks of a helper.
 pub(super) enum Job {
@@ -40,7 +41,27 @@ pub(super) struct Team<'t> {
     counts: &'t HelperCounts,
     /// How many helpers prove beside the main thread (see [`provers`]).
     provers: usize,
+    /// The solve's own `stop` and deadline, watched while the main thread waits for helpers.
+    watch: Watch<'t>,
 }
+
+/// What ends a whole solve: `stop`, and the time limit (as a deadline). The helpers' searches
+/// see only the team's interrupt; the main thread, when it waits for them, watches these and
+/// raises the interrupt, so that a `stop` is answered even while only helpers are searching.
+#[derive(Copy, Clone)]
+pub(super) struct Watch<'t> {
+    pub(super) stop: &'t AtomicBool,
+    pub(super) deadline: Option<Instant>,
+}
+
+impl Watch<'_> {
+    fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// How often a waiting main thread looks at its [`Watch`].
+const WATCH_INTERVAL: Duration = Duration::from_millis(2);
 
 /// How many helpers prove the root beside the main thread: at most one for each core beside
 /// the main thread's. Proving threads share nothing but the table, so each does much of the
@@ -73,6 +94,7 @@ impl<'t> Team<'t> {
         helpers: usize,
         interrupt: &'t AtomicBool,
         counts: &'t HelperCounts,
+        watch: Watch<'t>,
     ) -> (Team<'t>, Vec<Mate<'t>>) {
         let (done_tx, done) = crossbeam_channel::unbounded();
         let mut jobs = Vec::with_capacity(helpers);
@@ -82,7 +104,7 @@ impl<'t> Team<'t> {
             jobs.push(tx);
             mates.push(Mate { jobs: rx, done: done_tx.clone(), counts });
         }
-        (Team { jobs, done, interrupt, counts, provers: provers(helpers) }, mates)
+        (Team { jobs, done, interrupt, counts, provers: provers(helpers), watch }, mates)
     }
 
     /// Gives every helper a job (made by `job`); returns how many took it.
@@ -105,13 +127,22 @@ impl<'t> Team<'t> {
         busy
     }
 
-    /// Waits until `count` helpers have reported their job done.
+    /// Waits until `count` helpers have reported their job done; interrupts them if the
+    /// solve is stopped or out of time meanwhile.
     fn wait(&self, count: usize) {
-        for _ in 0..count {
-            if self.done.recv().is_err() {
-                break;
+        let mut left = count;
+        while left > 0 {
+            match self.done.recv_timeout(WATCH_INTERVAL) {
+                Ok(()) => left -= 1,
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.watch.halted() {
+                        self.interrupt.store(true, Ordering::Relaxed);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         }
+        self.interrupt.store(false, Ordering::Relaxed);
     }
 
     /// Runs `main` on this thread while the helpers prove the root with `depth` plies left
@@ -127,7 +158,6 @@ impl<'t> Team<'t> {
     fn interrupt_and_wait(&self, busy: usize) {
         self.interrupt.store(true, Ordering::Relaxed);
         self.wait(busy);
-        self.interrupt.store(false, Ordering::Relaxed);
     }
 
     /// Has the helpers take questions of `pass` while `main` (the main thread's share of the
