@@ -113,6 +113,7 @@ fn solve(
         proven_shortest: mate && r.proven_shortest,
         main_line: mate && r.main_line,
         moves_ja,
+        cut: r.cut.map(|phase| phase.describe()),
     })
 }
 

@@ -38,10 +38,15 @@ pub struct MateResult {
     /// For a mate: the moves in Japanese notation (`▲２四桂`, `△同　玉`); else `None`.
     #[pyo3(get)]
     pub moves_ja: Option<Vec<String>>,
+    /// The phase that `time_ms` or `nodes` cut short (`"the first proof"`, `"building the
+    /// main line"`, `"looking for shorter mates"`, ...), if one did: the answer is then the
+    /// best the solve had (a timeout before the first proof, its line, or the last main line).
+    #[pyo3(get)]
+    pub cut: Option<&'static str>,
 }
 
 impl MateResult {
-    const KEYS: [&'static str; 8] = [
+    const KEYS: [&'static str; 9] = [
         "status",
         "moves",
         "length",
@@ -50,6 +55,7 @@ impl MateResult {
         "proven_shortest",
         "main_line",
         "moves_ja",
+        "cut",
     ];
 
     fn field<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -62,6 +68,7 @@ impl MateResult {
             "proven_shortest" => self.proven_shortest.into_bound_py_any(py)?,
             "main_line" => self.main_line.into_bound_py_any(py)?,
             "moves_ja" => self.moves_ja.clone().into_bound_py_any(py)?,
+            "cut" => self.cut.into_bound_py_any(py)?,
             _ => return Ok(None),
         };
         Ok(Some(value))

@@ -124,6 +124,7 @@ def test_time_limit():
     assert r.status == "timeout", r
     assert time.monotonic() - start < 3
     assert r.moves == [] and r.length is None and r.nodes > 0
+    assert r.cut == "the first proof"
 
 
 def test_node_limit():
@@ -137,7 +138,8 @@ def test_result_is_a_small_frozen_record():
     r = tsumugi.solve(sfen, rules="pure", threads=2, hash_mb=HASH_MB)
     d = r.to_dict()
     assert set(d) == {"status", "moves", "length", "nodes", "time_ms", "proven_shortest",
-                      "main_line", "moves_ja"}
+                      "main_line", "moves_ja", "cut"}
+    assert r.cut is None
     assert d == dict(r)
     assert all(r[k] == v for k, v in d.items())
     assert len(r.moves_ja) == len(r.moves) and r.moves_ja[0][0] in "▲△"

@@ -7,7 +7,7 @@
 //! Uses only the rules crate, so a search bug cannot hide itself here.
 
 use crate::config::Rules;
-use shogi::movegen::{is_checkmate, is_legal, legal_moves};
+use shogi::movegen::{is_checkmate, is_legal, is_legal_check, legal_moves};
 use shogi::{attacks, Color, MoveList};
 use shogi::{Move, Position};
 
@@ -32,14 +32,19 @@ pub fn verify_mate_line_as(
 ) -> Result<(), String> {
     let mut pos = root.clone();
     for (i, &m) in moves.iter().enumerate() {
-        if !is_legal(&pos, m) {
-            return Err(format!("move {} ({m}) is illegal", i + 1));
+        // An attacker move is looked for among the checks only (far fewer than the legal
+        // moves where the attacker holds pieces); which of the two it fails is told apart
+        // only then.
+        let attacking = pos.side_to_move() == attacker;
+        let legal = if attacking { is_legal_check(&pos, m) } else { is_legal(&pos, m) };
+        if !legal {
+            return Err(if attacking && is_legal(&pos, m) {
+                format!("attacker move {} ({m}) does not give check", i + 1)
+            } else {
+                format!("move {} ({m}) is illegal", i + 1)
+            });
         }
-        let mover = pos.side_to_move();
         pos.make_move(m);
-        if mover == attacker && !pos.in_check() {
-            return Err(format!("attacker move {} ({m}) does not give check", i + 1));
-        }
     }
     if pos.side_to_move() == attacker {
         return Err("the line ends with the attacker to move".to_string());
@@ -124,6 +129,10 @@ mod tests {
         assert!(verify_mate_line(&p, &[bad], Rules::Pure).unwrap_err().contains("illegal"));
         let not_mate = line(&p, "5c5b+");
         assert!(verify_mate_line(&p, &not_mate, Rules::Tsume).is_err());
+        // A legal attacker move that gives no check is told apart from an illegal one.
+        let quiet = line(&p, "G*1a");
+        let e = verify_mate_line(&p, &quiet, Rules::Pure).unwrap_err();
+        assert!(e.contains("move 1 (G*1a) does not give check"), "{e}");
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct ProblemReport {
     pub first_proof_ms: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub final_line_ms: Option<f64>,
+    /// The phase the time or node limit cut short, if one did (`Phase::describe`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<&'static str>,
     pub matches_answer: Option<bool>,
     /// `match`, `mismatch`, `length_warning`, `unchecked` or `skipped`.
     pub verdict: &'static str,
@@ -220,6 +223,7 @@ pub(super) fn report_problem(
         time_ms: millis(r.elapsed),
         first_proof_ms: r.phases.final_line.map(|_| millis(r.phases.first_proof.0)),
         final_line_ms: r.phases.final_line.map(|(t, _)| millis(t)),
+        cut: r.cut.map(|phase| phase.describe()),
         matches_answer: verdict.matches(),
         verdict: verdict.name(),
         note: join_notes([

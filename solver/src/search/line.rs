@@ -228,13 +228,15 @@ pub(super) enum Futile {
 pub fn replays_as_mate(root: &Position, pv: &[Move], attacker: Color, rules: Rules) -> bool {
     let mut pos = root.clone();
     for &mv in pv {
-        if !movegen::is_legal(&pos, mv) {
+        let legal = if pos.side_to_move() == attacker {
+            movegen::is_legal_check(&pos, mv)
+        } else {
+            movegen::is_legal(&pos, mv)
+        };
+        if !legal {
             return false;
         }
         pos.make_move(mv);
-        if pos.side_to_move() != attacker && !pos.in_check() {
-            return false;
-        }
     }
     if pos.side_to_move() == attacker {
         return false;

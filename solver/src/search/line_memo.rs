@@ -8,6 +8,11 @@
 //! instead, the memo valued 無銭旅行 (a 645-ply problem whose king walks the same circuit again
 //! and again, every value resting on some repetition of it) 6.8 M times for 4,668 positions
 //! whose value held on any path: 40 s for its first line, 430 s in all.
+//!
+//! **Storage.** Values, their dependencies and the readers live in a few pooled vectors, with
+//! per-key lists threaded through them: a memo of a long problem holds hundreds of thousands
+//! of values, and with a small allocation for each, freeing it took 66 ms (橋本587手詰, 105,000
+//! values), all of it after a `stop`.
 
 use super::main_line::MateLen;
 use shogi::Move;
@@ -22,12 +27,18 @@ pub(super) struct Known {
     pub(super) epoch: u32,
 }
 
-/// One value of a position, and the positions of the path it rests on.
+/// The end of a list threaded through a pool.
+const NONE: u32 = u32::MAX;
+
+/// One value of a position, and the positions of the path it rests on
+/// (`deps[deps_at..deps_at + deps_len]`); `next`: the position's next (older) value.
 struct Entry {
-    deps: Box<[u64]>,
+    deps_at: u32,
+    deps_len: u32,
     /// No repetition was met below it, not even of the position itself.
     clean: bool,
     known: Known,
+    next: u32,
 }
 
 /// A position being valued, with what its value has met so far.
@@ -37,17 +48,22 @@ struct Valuing {
     clean: bool,
 }
 
-/// The most values kept for one position (with different dependencies); the oldest goes.
+/// The most values kept for one position (with different dependencies); older ones are
+/// dropped from its list.
 const ENTRIES_PER_KEY: usize = 8;
 
 #[derive(Default)]
 pub(super) struct LineMemo {
-    values: HashMap<u64, Vec<Entry>>,
+    /// Each position's newest value, in `entries`.
+    values: HashMap<u64, u32>,
+    entries: Vec<Entry>,
+    deps: Vec<u64>,
     /// Futility tests settled or cut short, by the key of the tested position.
     pub(super) futile: HashMap<u64, bool>,
-    /// For each position valued, the positions whose values read it (see
-    /// [`LineMemo::forget_above`]).
-    readers: HashMap<u64, Vec<u64>>,
+    /// For each position valued, the first of the positions whose values read it (see
+    /// [`LineMemo::forget_above`]), in `reader_links` (reader, next).
+    readers: HashMap<u64, u32>,
+    reader_links: Vec<(u64, u32)>,
     /// The positions being valued, from the outermost.
     computing: Vec<Valuing>,
     /// Bumped at each shorter mate found: a value of an earlier epoch is checked against the
@@ -60,20 +76,39 @@ impl LineMemo {
     /// notes its dependencies for the position being valued. Records the reader either way.
     pub(super) fn read(&mut self, key: u64, path: &[u64]) -> Option<Known> {
         if let Some(reader) = self.computing.last().map(|v| v.key) {
-            let readers = self.readers.entry(key).or_default();
-            if !readers.contains(&reader) {
-                readers.push(reader);
+            self.add_reader(key, reader);
+        }
+        let i = self.find(key, path)?;
+        let e = &self.entries[i];
+        let (known, clean, at, len) = (e.known, e.clean, e.deps_at as usize, e.deps_len as usize);
+        if let Some(valuing) = self.computing.last_mut() {
+            valuing.clean &= clean;
+            for &d in &self.deps[at..at + len] {
+                if !valuing.deps.contains(&d) {
+                    valuing.deps.push(d);
+                }
             }
         }
-        let entry = self.find(key, path)?;
-        let (known, deps, clean) = (entry.known, entry.deps.clone(), entry.clean);
-        self.note(&deps, clean);
         Some(known)
+    }
+
+    fn add_reader(&mut self, key: u64, reader: u64) {
+        let head = self.readers.get(&key).copied().unwrap_or(NONE);
+        let mut at = head;
+        while at != NONE {
+            let (r, next) = self.reader_links[at as usize];
+            if r == reader {
+                return;
+            }
+            at = next;
+        }
+        self.readers.insert(key, self.reader_links.len() as u32);
+        self.reader_links.push((reader, head));
     }
 
     /// The value of `key` that holds on `path`, without noting anything.
     pub(super) fn peek(&self, key: u64, path: &[u64]) -> Option<Known> {
-        self.find(key, path).map(|e| e.known)
+        self.find(key, path).map(|i| self.entries[i].known)
     }
 
     /// The value of `key` if it met no repetition at all, for a look at a position off the
@@ -83,34 +118,44 @@ impl LineMemo {
     /// that met none, as when the memo kept only those by key: with those others, 将棋図巧22's
     /// △５四歩 became a detour and the answer 49 plies for the record's 51.)
     pub(super) fn peek_clean(&self, key: u64) -> Option<Known> {
-        self.values.get(&key)?.iter().find(|e| e.clean).map(|e| e.known)
+        self.list(key).find(|&i| self.entries[i].clean).map(|i| self.entries[i].known)
     }
 
-    fn find(&self, key: u64, path: &[u64]) -> Option<&Entry> {
-        self.values.get(&key)?.iter().rev().find(|e| e.deps.iter().all(|d| path.contains(d)))
+    /// The values of `key`, newest first, as indices into `entries`.
+    fn list(&self, key: u64) -> impl Iterator<Item = usize> + '_ {
+        let mut at = self.values.get(&key).copied().unwrap_or(NONE);
+        std::iter::from_fn(move || {
+            (at != NONE).then(|| {
+                let i = at as usize;
+                at = self.entries[i].next;
+                i
+            })
+        })
+    }
+
+    fn deps_of(&self, i: usize) -> &[u64] {
+        let e = &self.entries[i];
+        &self.deps[e.deps_at as usize..(e.deps_at + e.deps_len) as usize]
+    }
+
+    /// The newest value of `key` whose dependencies are all on `path`.
+    fn find(&self, key: u64, path: &[u64]) -> Option<usize> {
+        self.list(key).find(|&i| self.deps_of(i).iter().all(|d| path.contains(d)))
     }
 
     /// Marks the value of `key` that holds on `path` fresh in this epoch.
     pub(super) fn refresh(&mut self, key: u64, path: &[u64]) {
-        let epoch = self.epoch;
-        let entries = self.values.get_mut(&key).into_iter().flatten();
-        if let Some(e) = entries.rev().find(|e| e.deps.iter().all(|d| path.contains(d))) {
-            e.known.epoch = epoch;
+        if let Some(i) = self.find(key, path) {
+            self.entries[i].known.epoch = self.epoch;
         }
     }
 
     /// The position being valued met a repetition of `key`, a position of the path.
     pub(super) fn repetition(&mut self, key: u64) {
-        self.note(&[key], false);
-    }
-
-    fn note(&mut self, deps: &[u64], clean: bool) {
         if let Some(valuing) = self.computing.last_mut() {
-            valuing.clean &= clean;
-            for &d in deps {
-                if !valuing.deps.contains(&d) {
-                    valuing.deps.push(d);
-                }
+            valuing.clean = false;
+            if !valuing.deps.contains(&key) {
+                valuing.deps.push(key);
             }
         }
     }
@@ -121,20 +166,54 @@ impl LineMemo {
     }
 
     /// Ends valuing the position [`LineMemo::begin`] started, keeping `known` (`None`: the
-    /// valuing was cut short, nothing is kept). A repetition of the position itself met below
-    /// it is no dependency: wherever it is valued, it is on the path.
+    /// valuing was cut short, nothing is kept), and passes its dependencies on to the position
+    /// that read it. A repetition of the position itself met below it is no dependency:
+    /// wherever it is valued, it is on the path.
     pub(super) fn end(&mut self, known: Option<Known>) {
         let Some(Valuing { key, mut deps, clean }) = self.computing.pop() else { return };
         deps.retain(|&d| d != key);
         if let Some(known) = known {
-            let entries = self.values.entry(key).or_default();
-            entries.retain(|e| *e.deps != *deps);
-            if entries.len() >= ENTRIES_PER_KEY {
-                entries.remove(0);
-            }
-            entries.push(Entry { deps: deps.clone().into_boxed_slice(), clean, known });
+            self.keep(key, &deps, clean, known);
         }
-        self.note(&deps, clean);
+        if let Some(reader) = self.computing.last_mut() {
+            reader.clean &= clean;
+            for d in deps {
+                if !reader.deps.contains(&d) {
+                    reader.deps.push(d);
+                }
+            }
+        }
+    }
+
+    fn keep(&mut self, key: u64, deps: &[u64], clean: bool, known: Known) {
+        // The same dependencies valued again: the old value leaves the list.
+        let mut prev = None;
+        let same = self.list(key).find(|&i| {
+            let found = self.deps_of(i) == deps;
+            if !found {
+                prev = Some(i);
+            }
+            found
+        });
+        if let Some(i) = same {
+            let next = self.entries[i].next;
+            match prev {
+                Some(p) => self.entries[p].next = next,
+                None if next == NONE => _ = self.values.remove(&key),
+                None => _ = self.values.insert(key, next),
+            }
+        }
+        let head = self.values.get(&key).copied().unwrap_or(NONE);
+        let deps_at = self.deps.len() as u32;
+        self.deps.extend_from_slice(deps);
+        let entry = Entry { deps_at, deps_len: deps.len() as u32, clean, known, next: head };
+        self.values.insert(key, self.entries.len() as u32);
+        self.entries.push(entry);
+        // The list keeps the newest few: the last kept one ends it.
+        let last = self.list(key).nth(ENTRIES_PER_KEY - 1);
+        if let Some(last) = last {
+            self.entries[last].next = NONE;
+        }
     }
 
     /// Forgets the value of `key` and of every position whose value was read from it, directly
@@ -150,8 +229,11 @@ impl LineMemo {
                 continue;
             }
             self.values.remove(&k);
-            if let Some(readers) = self.readers.get(&k) {
-                todo.extend(readers.iter().copied());
+            let mut at = self.readers.get(&k).copied().unwrap_or(NONE);
+            while at != NONE {
+                let (reader, next) = self.reader_links[at as usize];
+                todo.push(reader);
+                at = next;
             }
         }
         self.epoch += 1;

@@ -518,6 +518,10 @@ impl Search<'_> {
                     let v = self.line_value(pos, memo);
                     self.leave();
                     pos.unmake_move();
+                    if self.stopped {
+                        // Unwinds at once: a value cut short is not kept.
+                        return None;
+                    }
                     if let Some(v) = v.map(MateLen::after_move) {
                         if best.is_none_or(|(b, _)| v.attacker_prefers(b)) {
                             best = Some((v, mv));
@@ -551,6 +555,9 @@ impl Search<'_> {
                 };
                 self.leave();
                 pos.unmake_move();
+                if self.stopped {
+                    return None;
+                }
                 let Some(v) = v.map(MateLen::after_move) else {
                     defended = false;
                     break;
