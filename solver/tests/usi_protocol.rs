@@ -21,8 +21,13 @@ impl Engine {
     }
 
     fn start_with(args: &[&str]) -> Engine {
+        Engine::start_in(args, &[])
+    }
+
+    fn start_in(args: &[&str], vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tsumugi-mate"))
             .args(args)
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -344,4 +349,22 @@ fn end_of_input_exits_cleanly() {
     assert!(is_checkmate_answer(&lines[lines.len() - 1]), "{lines:?}");
     let status = e.wait_exit();
     assert!(status.success(), "exit status {status}");
+}
+
+/// `TSUMUGI_CORES` (a benchmarking aid) sets the cores the engine believes it has, and so the
+/// default `Threads` (4 at most); a value that is not a positive number is ignored.
+#[test]
+fn cores_override_sets_the_default_threads() {
+    let threads_line = |vars: &[(&str, &str)]| {
+        let mut e = Engine::start_in(&[], vars);
+        e.send("usi");
+        let lines = e.expect("usiok");
+        e.quit();
+        lines.into_iter().find(|l| l.starts_with("option name Threads ")).unwrap_or_default()
+    };
+    assert!(threads_line(&[("TSUMUGI_CORES", "64")]).contains(" default 4 "));
+    assert!(threads_line(&[("TSUMUGI_CORES", "1")]).contains(" default 1 "));
+    let system = std::thread::available_parallelism().map_or(1, |n| n.get()).min(4);
+    let ignored = threads_line(&[("TSUMUGI_CORES", "lots")]);
+    assert!(ignored.contains(&format!(" default {system} ")), "{ignored}");
 }
