@@ -175,6 +175,9 @@ def test_report_of_a_mate_with_a_piece_left_and_of_a_cook():
     sfen = next(s for s, i, _ in problem_lines("nshogi_mate1.sfen", 10) if i == "nshogi-mate1-0003")
     r = tsumugi.report(sfen, time_ms=10000, hash_mb=16)
     assert any(c["line"]["usi"][0] == "7i8g" and c["length"] == 1 for c in r["cooks"])
+    q = r["questions"]
+    assert q["settled"] > 0 and q["unsettled"] == len(r["unsettled"]) == 0, q
+    assert q["budget_ms"] == 60000
 
 
 def test_report_compares_the_intended_line():

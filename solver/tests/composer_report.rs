@@ -200,3 +200,60 @@ fn a_detour_back_to_an_earlier_position_of_the_main_line_is_not_a_cook() {
         }
     }
 }
+
+/// The report of `sfen` with a fresh solver, a first node cap of `question_nodes` a question and
+/// `questions_ms` for all of them.
+fn report_within(sfen: &str, question_nodes: u64, questions_ms: u64) -> ComposerReport {
+    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
+    let limits = ReportLimits {
+        main: Limits { time: Some(Duration::from_secs(60)), nodes: None },
+        question_nodes,
+        questions_time: Duration::from_millis(questions_ms),
+    };
+    check_problem(&mut solver, &position(sfen), None, &limits, &AtomicBool::new(false))
+}
+
+/// What a report found, in a form two reports can be compared by: each cook (ply, move, kind)
+/// and each variation (ply, move, flag).
+fn verdicts(r: &ComposerReport) -> (Vec<String>, Vec<String>) {
+    let mut cooks: Vec<String> =
+        r.cooks.iter().map(|c| format!("{} {} {:?}", c.ply, c.line.usi[0], c.kind)).collect();
+    let mut variations: Vec<String> =
+        r.variations.iter().map(|v| format!("{} {} {:?}", v.ply, v.line.usi[0], v.flag)).collect();
+    cooks.sort();
+    variations.sort();
+    (cooks, variations)
+}
+
+#[test]
+fn questions_stopped_by_their_cap_are_asked_again_until_settled() {
+    // With a first cap of 64 nodes nearly every question is stopped at first; asked again with
+    // the cap doubled while the time lasts, all are settled, with the findings of the default cap.
+    // A YaneuraOu sample with cooks at moves 5 and 7 and two variations.
+    let sfen = problem_line("yaneuraou_mate7_100.sfen", "yane500m-mate7-0003");
+    let generous = report_within(&sfen, 200_000, 60_000);
+    let tiny = report_within(&sfen, 64, 60_000);
+    assert!(generous.unsettled.is_empty(), "{:?}", generous.unsettled);
+    assert!(tiny.unsettled.is_empty(), "{:?}", tiny.unsettled);
+    assert_eq!(tiny.length, generous.length);
+    assert_eq!(verdicts(&tiny), verdicts(&generous));
+    let q = &tiny.questions;
+    assert!(q.settled > 0 && q.unsettled == 0 && q.budget_ms == 60_000, "{q:?}");
+    let t = text::render("tiny", &tiny);
+    assert!(t.contains(&format!("questions: {} settled, 0 unsettled", q.settled)), "{t}");
+}
+
+#[test]
+fn with_no_time_for_questions_every_question_is_unsettled_and_says_so() {
+    let r = report_within(&problem_line("nshogi_mate1.sfen", "nshogi-mate1-0003"), 200_000, 0);
+    assert_eq!(r.length, Some(1));
+    assert!(r.cooks.is_empty(), "{:?}", r.cooks);
+    assert!(!r.unsettled.is_empty());
+    assert!(
+        r.unsettled.iter().all(|u| u.what.contains("before it was asked")),
+        "{:?}",
+        r.unsettled
+    );
+    assert_eq!((r.questions.settled, r.questions.unsettled), (0, r.unsettled.len()));
+    assert!(!r.sound());
+}

@@ -28,7 +28,8 @@ pub struct ReportArgs {
     /// what is not asked within it is reported unsettled.
     #[arg(long, value_name = "N", default_value_t = 60_000)]
     pub questions_time_ms: u64,
-    /// Node cap of each question.
+    /// Node cap of each question's first try; a question it stops is asked again with twice
+    /// the cap, and so on, while the time for questions lasts.
     #[arg(long, value_name = "N", default_value_t = ReportLimits::default().question_nodes)]
     pub question_nodes: u64,
     /// Transposition table size in MiB (shared by all questions of a problem).

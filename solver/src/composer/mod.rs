@@ -12,17 +12,22 @@
 //!
 //! Every question is one more solve from the position in question, with **the same table**:
 //! the main proof has already searched most of these positions, so most questions are answered
-//! from the table. Each question has a node cap and the report a time budget; a question not
-//! answered within them is listed as unsettled, never as sound.
+//! from the table. The questions that decide soundness are asked first, each with a node cap,
+//! then again with a doubled cap while the problem's time for questions lasts
+//! ([`questions`]); a question not answered within that time is listed as unsettled (with how
+//! far it got), never as sound.
 
 pub mod command;
 pub mod html;
 pub mod intended;
+mod questions;
 pub mod text;
 
+use crate::config::SolverConfig;
 use crate::outcome::{Limits, Outcome, SolveResult};
 use crate::search::Solver;
 use intended::{compare_intended, IntendedLine};
+use questions::{Ask, Question};
 use serde::Serialize;
 use shogi::{Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
 use std::sync::atomic::AtomicBool;
@@ -33,9 +38,10 @@ use std::time::{Duration, Instant};
 pub struct ReportLimits {
     /// The solve of the problem itself.
     pub main: Limits,
-    /// Node cap of each question (a cook, a variation, a refutation).
+    /// Node cap of each question's first try (a cook, a variation, a refutation); a question
+    /// the cap stops is asked again with twice the cap while the time for questions lasts.
     pub question_nodes: u64,
-    /// Time for all questions of one problem together; the rest are unsettled.
+    /// Time for all questions of one problem together; what it does not settle is unsettled.
     pub questions_time: Duration,
 }
 
@@ -158,6 +164,18 @@ pub struct Unsettled {
     pub what: String,
 }
 
+/// How a report's questions along the main line went, so that a composer sees whether more
+/// time (`--questions-time-ms`) would settle the rest.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct QuestionCounts {
+    pub settled: usize,
+    pub unsettled: usize,
+    /// Time spent on them.
+    pub time_ms: u64,
+    /// The problem's time for questions.
+    pub budget_ms: u64,
+}
+
 /// The composer's report of one problem.
 #[derive(Clone, Debug, Serialize)]
 pub struct ComposerReport {
@@ -177,6 +195,8 @@ pub struct ComposerReport {
     pub unsettled: Vec<Unsettled>,
     /// How the file's intended line compares with the main line.
     pub intended: Option<IntendedLine>,
+    /// How the questions along the main line went.
+    pub questions: QuestionCounts,
     pub nodes: u64,
     pub time_ms: u64,
 }
@@ -237,6 +257,7 @@ pub fn report_on(
         limits: Limits { time: None, nodes: Some(limits.question_nodes) },
         main_limits: limits.main.clone(),
         deadline: Instant::now() + limits.questions_time,
+        budget: limits.questions_time,
         nodes: main.nodes,
     };
     let mut report = ComposerReport {
@@ -252,6 +273,7 @@ pub fn report_on(
         refutations: Vec::new(),
         unsettled: Vec::new(),
         intended: None,
+        questions: QuestionCounts::default(),
         nodes: 0,
         time_ms: 0,
     };
@@ -297,38 +319,72 @@ pub(crate) struct Asker<'a> {
     /// Of the intended line's one question, which may be as hard as the problem itself.
     main_limits: Limits,
     deadline: Instant,
+    /// The problem's time for questions (for the report: how much of it was used).
+    budget: Duration,
     nodes: u64,
 }
 
 impl Asker<'_> {
-    /// The mate after `way` (moves from the problem's position) and `mv`, within a question's
-    /// limits. The positions of the way are on the question's path, as in the problem's own
-    /// search: a line back to one of them is a repetition, not a mate (else detours through
-    /// earlier positions of the main line would read as cooks).
-    fn after(&mut self, way: &[Move], mv: Move) -> Answer {
-        let now = Instant::now();
-        if now >= self.deadline {
-            return Answer::Unsettled("the report's time ran out".to_string());
-        }
-        // A question ends with the report's time, whatever its node cap leaves it.
-        let left = self.deadline - now;
-        let time = self.limits.time.map_or(left, |t| t.min(left));
-        let limits = Limits { time: Some(time), ..self.limits.clone() };
-        self.after_within(way, mv, &limits)
+    /// Whether the problem's time for questions lasts (and nobody said stop).
+    fn time_left(&self) -> bool {
+        time_left(self.deadline, self.stop)
     }
 
-    /// As [`Asker::after`], within the limits of the problem's own solve.
+    /// The mate after `way` (moves from the problem's position) and `mv`, asked again with a
+    /// doubled node cap while the problem's time for questions lasts (see [`questions`]).
+    fn after(&mut self, way: &[Move], mv: Move) -> Answer {
+        let first_cap = self.limits.nodes.unwrap_or(u64::MAX);
+        let (deadline, stop) = (self.deadline, self.stop);
+        let outcome = questions::settle(
+            1,
+            first_cap,
+            |_, cap| self.try_after(way, mv, cap, None),
+            || time_left(deadline, stop),
+        );
+        match outcome.into_iter().next() {
+            Some(questions::Outcome::Settled(a)) => a,
+            Some(questions::Outcome::Unsettled(e)) => Answer::Unsettled(e.describe()),
+            None => Answer::Unsettled("not asked".to_string()),
+        }
+    }
+
+    /// Asks once for the mate after `way` and `mv` within `cap` nodes and what is left of the
+    /// problem's time; with `max_ply`, only for a mate that ends within that many plies of
+    /// the problem's position. The positions of the way are on the question's path, as in the
+    /// problem's own search: a line back to one of them is a repetition, not a mate (else
+    /// detours through earlier positions of the main line would read as cooks).
+    fn try_after(
+        &mut self,
+        way: &[Move],
+        mv: Move,
+        cap: u64,
+        max_ply: Option<u16>,
+    ) -> questions::Try<Answer> {
+        use questions::Try;
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let limits = Limits { time: Some(left), nodes: Some(cap) };
+        let r = self.solve_after(way, mv, &limits, max_ply);
+        match r.outcome {
+            Outcome::Mate(moves) => {
+                Try::Settled(Answer::Mate { moves, proven: r.proven_shortest && r.main_line })
+            }
+            Outcome::NoMate => Try::Settled(Answer::NoMate),
+            // What was asked (a mate within `max_ply`) is settled: there is none.
+            Outcome::Timeout if r.depth_limited && max_ply.is_some() => {
+                Try::Settled(Answer::NoMate)
+            }
+            Outcome::Timeout if r.depth_limited => {
+                Try::Settled(Answer::Unsettled("no mate within the depth limit".to_string()))
+            }
+            Outcome::Timeout if !self.time_left() => Try::OutOfTime { nodes: r.nodes },
+            Outcome::Timeout => Try::Capped { nodes: r.nodes },
+        }
+    }
+
+    /// As [`Asker::after`], once, within the limits of the problem's own solve.
     fn after_long(&mut self, way: &[Move], mv: Move) -> Answer {
         let limits = self.main_limits.clone();
-        self.after_within(way, mv, &limits)
-    }
-
-    fn after_within(&mut self, way: &[Move], mv: Move, limits: &Limits) -> Answer {
-        let line: Vec<Move> = way.iter().copied().chain([mv]).collect();
-        let (origin, attacker, stop) = (&self.origin, self.attacker, self.stop);
-        let r: SolveResult =
-            self.solver.solve_after(origin, &line, attacker, limits, stop, &mut |_| {});
-        self.nodes += r.nodes;
+        let r = self.solve_after(way, mv, &limits, None);
         match r.outcome {
             Outcome::Mate(moves) => {
                 Answer::Mate { moves, proven: r.proven_shortest && r.main_line }
@@ -337,127 +393,110 @@ impl Asker<'_> {
             Outcome::Timeout if r.depth_limited => {
                 Answer::Unsettled("no mate within the depth limit".to_string())
             }
-            Outcome::Timeout if Instant::now() >= self.deadline => {
-                Answer::Unsettled("the report's time ran out".to_string())
-            }
             Outcome::Timeout => Answer::Unsettled(format!("not settled within {} nodes", r.nodes)),
         }
     }
 
+    /// One solve of the position after `way` and `mv`, counted in the report's nodes; with
+    /// `max_ply`, the solver's depth limit is that many plies from the problem's position.
+    fn solve_after(
+        &mut self,
+        way: &[Move],
+        mv: Move,
+        limits: &Limits,
+        max_ply: Option<u16>,
+    ) -> SolveResult {
+        let line: Vec<Move> = way.iter().copied().chain([mv]).collect();
+        let saved = self.solver.config().clone();
+        if let Some(plies) = max_ply {
+            let bounded = SolverConfig { max_ply: plies.min(saved.max_ply), ..saved.clone() };
+            self.solver.set_config(bounded);
+        }
+        let (origin, attacker, stop) = (&self.origin, self.attacker, self.stop);
+        let r = self.solver.solve_after(origin, &line, attacker, limits, stop, &mut |_| {});
+        if max_ply.is_some() {
+            self.solver.set_config(saved);
+        }
+        self.nodes += r.nodes;
+        r
+    }
+
+    /// Every question along the main line, asked in the order that decides soundness first
+    /// and with the problem's whole time for questions (see [`questions`]); the findings are
+    /// then written by ply.
     fn walk_main_line(&mut self, root: &Position, line: &[Move], report: &mut ComposerReport) {
+        let started = Instant::now();
+        let mut asked = Vec::new();
+        let mut positions = Vec::with_capacity(line.len());
         let mut pos = root.clone();
         for (i, &mv) in line.iter().enumerate() {
-            let at = MainPly {
-                way: &line[..i],
-                index: i,
-                main: mv,
-                remaining: line.len() - i,
-                previous: i.checked_sub(1).map(|j| line[j]),
-            };
             if pos.side_to_move() == self.attacker {
-                self.cooks_at(&pos, &at, report);
+                for &c in checks(&pos).iter().filter(|&&c| c != mv) {
+                    asked.push(Question { index: i, mv: c, ask: Ask::Cook });
+                }
             } else {
-                self.variations_at(&pos, &at, report);
-            }
-            pos.make_move(mv);
-        }
-    }
-
-    /// Other checks at this ply that mate within the remaining plies (at the first move, at
-    /// all).
-    fn cooks_at(&mut self, pos: &Position, at: &MainPly, report: &mut ComposerReport) {
-        let &MainPly { way, index: i, main, remaining, previous } = at;
-        for &c in checks(pos).iter().filter(|&&c| c != main) {
-            match self.after(way, c) {
-                Answer::Mate { moves, proven } => {
-                    let length = moves.len() + 1;
-                    if i == 0 || length <= remaining {
-                        let line = Line::new(pos, &[&[c], moves.as_slice()].concat(), previous);
-                        let same_move_but_promotion =
-                            !c.is_drop() && c.from() == main.from() && c.to() == main.to();
-                        let kind = if same_move_but_promotion {
-                            CookKind::PromotionChoice
-                        } else {
-                            CookKind::Cook
-                        };
-                        report.cooks.push(Cook {
-                            kind,
-                            ply: i + 1,
-                            line,
-                            length,
-                            main_length: remaining,
-                            proven,
-                        });
-                    } else if !proven {
-                        report.unsettled.push(Unsettled {
-                            ply: i + 1,
-                            line: Line::new(pos, &[c], previous),
-                            what: format!(
-                                "mates in {length}, a shorter mate (a cook) not ruled out"
-                            ),
-                        });
+                for (e, futile) in self.solver.classify_evasions(&pos, self.attacker, self.stop) {
+                    if futile {
+                        report.futile_interpositions += 1;
+                    } else if e != mv {
+                        asked.push(Question { index: i, mv: e, ask: Ask::Variation });
                     }
                 }
-                Answer::NoMate => {}
-                Answer::Unsettled(what) => report.unsettled.push(Unsettled {
-                    ply: i + 1,
-                    line: Line::new(pos, &[c], previous),
-                    what: format!("whether this check mates: {what}"),
-                }),
             }
+            positions.push(pos.clone());
+            pos.make_move(mv);
         }
-    }
-
-    /// Other counted defences at this ply, with their lengths.
-    fn variations_at(&mut self, pos: &Position, at: &MainPly, report: &mut ComposerReport) {
-        let &MainPly { way, index: i, main, remaining, previous } = at;
-        let evasions = self.solver.classify_evasions(pos, self.attacker, self.stop);
-        for (e, futile) in evasions {
-            if futile {
-                report.futile_interpositions += 1;
-                continue;
-            }
-            if e == main {
-                continue;
-            }
-            match self.after(way, e) {
-                Answer::Mate { moves, proven } => {
-                    let length = moves.len() + 1;
-                    let all = [&[e], moves.as_slice()].concat();
-                    let pieces_left = pieces_left(pos, &all, self.attacker);
-                    let flag = if length > remaining {
-                        VariationFlag::Longer
-                    } else if length < remaining {
-                        VariationFlag::Shorter
-                    } else if pieces_left.is_empty() {
-                        VariationFlag::Equal
-                    } else {
-                        VariationFlag::EqualWithPiecesLeft
-                    };
-                    report.variations.push(Variation {
-                        ply: i + 1,
-                        line: Line::new(pos, &all, previous),
-                        length,
-                        main_length: remaining,
-                        flag,
-                        pieces_left,
-                        proven,
-                    });
+        questions::order(&mut asked);
+        let first_cap = self.limits.nodes.unwrap_or(u64::MAX);
+        // A cook after the first move counts only if it mates within the main line's length
+        // from the problem's position: asked so, it is settled by a bounded search (and often
+        // by what the refinement of the main line left in the table).
+        let bound = u16::try_from(line.len()).ok();
+        let (deadline, stop) = (self.deadline, self.stop);
+        let outcomes = questions::settle(
+            asked.len(),
+            first_cap,
+            |k, cap| {
+                let q = asked[k];
+                let max_ply = if q.ask == Ask::Cook && q.index > 0 { bound } else { None };
+                self.try_after(&line[..q.index], q.mv, cap, max_ply)
+            },
+            || time_left(deadline, stop),
+        );
+        let mut found: Vec<(Question, questions::Outcome<Answer>)> =
+            asked.into_iter().zip(outcomes).collect();
+        // By ply; the questions of one ply keep the order they were found in.
+        found.sort_by_key(|(q, _)| q.index);
+        let (mut settled, mut unsettled) = (0, 0);
+        for (q, outcome) in found {
+            let answer = match outcome {
+                questions::Outcome::Settled(a) => {
+                    settled += 1;
+                    a
                 }
-                // The main line's proof says every defence is mated: a defence that escapes
-                // is a contradiction to report loudly, not to hide.
-                Answer::NoMate => report.unsettled.push(Unsettled {
-                    ply: i + 1,
-                    line: Line::new(pos, &[e], previous),
-                    what: "this defence escapes (the main line's proof does not hold)".to_string(),
-                }),
-                Answer::Unsettled(what) => report.unsettled.push(Unsettled {
-                    ply: i + 1,
-                    line: Line::new(pos, &[e], previous),
-                    what: format!("the length of this defence: {what}"),
-                }),
+                questions::Outcome::Unsettled(e) => {
+                    unsettled += 1;
+                    Answer::Unsettled(e.describe())
+                }
+            };
+            let at = MainPly {
+                pos: &positions[q.index],
+                index: q.index,
+                main: line[q.index],
+                remaining: line.len() - q.index,
+                previous: q.index.checked_sub(1).map(|j| line[j]),
+            };
+            match q.ask {
+                Ask::Cook => cook_found(&at, q.mv, answer, report),
+                Ask::Variation => variation_found(&at, q.mv, answer, self.attacker, report),
             }
         }
+        report.questions = QuestionCounts {
+            settled,
+            unsettled,
+            time_ms: started.elapsed().as_millis() as u64,
+            budget_ms: self.budget.as_millis() as u64,
+        };
     }
 
     /// For a problem with no mate: each check with a defence after which there is no mate.
@@ -480,10 +519,104 @@ impl Asker<'_> {
     }
 }
 
+/// Whether a report's time for questions (until `deadline`) lasts and nobody said `stop`.
+fn time_left(deadline: Instant, stop: &AtomicBool) -> bool {
+    Instant::now() < deadline && !stop.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// What the answer to "does the check `c` mate?" at `at` (an attacker's ply) adds to the report.
+fn cook_found(at: &MainPly, c: Move, answer: Answer, report: &mut ComposerReport) {
+    let &MainPly { pos, index: i, main, remaining, previous } = at;
+    match answer {
+        Answer::Mate { moves, proven } => {
+            let length = moves.len() + 1;
+            if i == 0 || length <= remaining {
+                let line = Line::new(pos, &[&[c], moves.as_slice()].concat(), previous);
+                let same_move_but_promotion =
+                    !c.is_drop() && c.from() == main.from() && c.to() == main.to();
+                let kind = if same_move_but_promotion {
+                    CookKind::PromotionChoice
+                } else {
+                    CookKind::Cook
+                };
+                report.cooks.push(Cook {
+                    kind,
+                    ply: i + 1,
+                    line,
+                    length,
+                    main_length: remaining,
+                    proven,
+                });
+            } else if !proven {
+                report.unsettled.push(Unsettled {
+                    ply: i + 1,
+                    line: Line::new(pos, &[c], previous),
+                    what: format!("mates in {length}, a shorter mate (a cook) not ruled out"),
+                });
+            }
+        }
+        Answer::NoMate => {}
+        Answer::Unsettled(what) => report.unsettled.push(Unsettled {
+            ply: i + 1,
+            line: Line::new(pos, &[c], previous),
+            what: format!("whether this check mates: {what}"),
+        }),
+    }
+}
+
+/// What the answer to "how long does the defence `e` resist?" at `at` (a defender's ply) adds
+/// to the report.
+fn variation_found(
+    at: &MainPly,
+    e: Move,
+    answer: Answer,
+    attacker: Color,
+    report: &mut ComposerReport,
+) {
+    let &MainPly { pos, index: i, remaining, previous, .. } = at;
+    match answer {
+        Answer::Mate { moves, proven } => {
+            let length = moves.len() + 1;
+            let all = [&[e], moves.as_slice()].concat();
+            let pieces_left = pieces_left(pos, &all, attacker);
+            let flag = if length > remaining {
+                VariationFlag::Longer
+            } else if length < remaining {
+                VariationFlag::Shorter
+            } else if pieces_left.is_empty() {
+                VariationFlag::Equal
+            } else {
+                VariationFlag::EqualWithPiecesLeft
+            };
+            report.variations.push(Variation {
+                ply: i + 1,
+                line: Line::new(pos, &all, previous),
+                length,
+                main_length: remaining,
+                flag,
+                pieces_left,
+                proven,
+            });
+        }
+        // The main line's proof says every defence is mated: a defence that escapes is a
+        // contradiction to report loudly, not to hide.
+        Answer::NoMate => report.unsettled.push(Unsettled {
+            ply: i + 1,
+            line: Line::new(pos, &[e], previous),
+            what: "this defence escapes (the main line's proof does not hold)".to_string(),
+        }),
+        Answer::Unsettled(what) => report.unsettled.push(Unsettled {
+            ply: i + 1,
+            line: Line::new(pos, &[e], previous),
+            what: format!("the length of this defence: {what}"),
+        }),
+    }
+}
+
 /// A ply of the main line, where the report asks its questions.
 struct MainPly<'a> {
-    /// The main line's moves before it.
-    way: &'a [Move],
+    /// The position there.
+    pos: &'a Position,
     /// 0-based.
     index: usize,
     /// The main line's move there.

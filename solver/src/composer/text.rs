@@ -34,6 +34,7 @@ pub fn findings(title: &str, r: &ComposerReport) -> String {
             let _ = writeln!(s, "  {}", r.main_line.japanese.join(" "));
             let _ = writeln!(s, "  usi: {}", r.main_line.usi.join(" "));
             summary_line(&mut s, r);
+            questions_line(&mut s, r);
         }
         Status::NoMate => {
             let _ = writeln!(s, "不詰 (no mate; {} nodes, {} ms)", r.nodes, r.time_ms);
@@ -124,6 +125,20 @@ fn summary_line(s: &mut String, r: &ComposerReport) {
         "  {verdict}; {} variations, {} futile interpositions not counted",
         r.variations.len(),
         r.futile_interpositions
+    );
+}
+
+/// How the questions went: a composer with unsettled ones sees whether more time would help.
+fn questions_line(s: &mut String, r: &ComposerReport) {
+    let q = &r.questions;
+    let seconds = |ms: u64| format!("{:.1}", ms as f64 / 1000.0);
+    let _ = writeln!(
+        s,
+        "  questions: {} settled, {} unsettled, in {} s of the {} s for questions",
+        q.settled,
+        q.unsettled,
+        seconds(q.time_ms),
+        seconds(q.budget_ms)
     );
 }
 
