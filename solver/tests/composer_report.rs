@@ -19,7 +19,9 @@ fn report(sfen: &str, intended: Option<&[Move]>) -> ComposerReport {
     let limits = ReportLimits {
         main: Limits { time: Some(Duration::from_secs(30)), nodes: None },
         question_nodes: 200_000,
-        questions_time: Duration::from_secs(60),
+        // Enough for these small problems' questions; the checks of a game position that do
+        // not mate can take longer to disprove, and would use all of a larger budget.
+        questions_time: Duration::from_secs(5),
     };
     let stop = AtomicBool::new(false);
     check_problem(&mut solver, &position(sfen), intended, &limits, &stop)

@@ -26,7 +26,7 @@ pub mod text;
 use crate::outcome::{Limits, Outcome, SolveResult};
 use crate::search::Solver;
 use intended::{compare_intended, IntendedLine};
-use questions::{Ask, Question};
+use questions::{Ask, Question, Try};
 use serde::Serialize;
 use shogi::{Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
 use std::sync::atomic::AtomicBool;
@@ -352,7 +352,6 @@ impl Asker<'_> {
     /// problem's own search: a line back to one of them is a repetition, not a mate (else
     /// detours through earlier positions of the main line would read as cooks).
     fn try_after(&mut self, way: &[Move], mv: Move, cap: u64) -> questions::Try<Answer> {
-        use questions::Try;
         let left = self.deadline.saturating_duration_since(Instant::now());
         let limits = Limits { time: Some(left), nodes: Some(cap) };
         let r = self.solve_after(way, mv, &limits);
@@ -430,7 +429,19 @@ impl Asker<'_> {
             first_cap,
             |k, cap| {
                 let q = asked[k];
-                self.try_after(&line[..q.index], q.mv, cap)
+                let before = self.nodes;
+                match self.try_after(&line[..q.index], q.mv, cap) {
+                    // A mate longer than the main line's from here, not proven the shortest:
+                    // a cook only if a shorter one exists, which a larger cap may show.
+                    Try::Settled(Answer::Mate { moves, proven: false })
+                        if q.ask == Ask::Cook
+                            && q.index > 0
+                            && moves.len() >= line.len() - q.index =>
+                    {
+                        Try::Capped { nodes: self.nodes - before }
+                    }
+                    t => t,
+                }
             },
             || time_left(deadline, stop),
         );
