@@ -23,7 +23,6 @@ pub mod intended;
 mod questions;
 pub mod text;
 
-use crate::config::SolverConfig;
 use crate::outcome::{Limits, Outcome, SolveResult};
 use crate::search::Solver;
 use intended::{compare_intended, IntendedLine};
@@ -338,7 +337,7 @@ impl Asker<'_> {
         let outcome = questions::settle(
             1,
             first_cap,
-            |_, cap| self.try_after(way, mv, cap, None),
+            |_, cap| self.try_after(way, mv, cap),
             || time_left(deadline, stop),
         );
         match outcome.into_iter().next() {
@@ -352,28 +351,15 @@ impl Asker<'_> {
     /// problem's time. The positions of the way are on the question's path, as in the
     /// problem's own search: a line back to one of them is a repetition, not a mate (else
     /// detours through earlier positions of the main line would read as cooks).
-    ///
-    /// With `max_ply`, only a mate that ends within that many plies of the problem's position
-    /// is asked for, and "none" settles it.
-    fn try_after(
-        &mut self,
-        way: &[Move],
-        mv: Move,
-        cap: u64,
-        max_ply: Option<u16>,
-    ) -> questions::Try<Answer> {
+    fn try_after(&mut self, way: &[Move], mv: Move, cap: u64) -> questions::Try<Answer> {
         let left = self.deadline.saturating_duration_since(Instant::now());
         let limits = Limits { time: Some(left), nodes: Some(cap) };
-        let r = self.solve_after(way, mv, &limits, max_ply);
+        let r = self.solve_after(way, mv, &limits);
         match r.outcome {
             Outcome::Mate(moves) => {
                 Try::Settled(Answer::Mate { moves, proven: r.proven_shortest && r.main_line })
             }
             Outcome::NoMate => Try::Settled(Answer::NoMate),
-            // What was asked (a mate within `max_ply`) is settled: there is none.
-            Outcome::Timeout if r.depth_limited && max_ply.is_some() => {
-                Try::Settled(Answer::NoMate)
-            }
             Outcome::Timeout if r.depth_limited => {
                 Try::Settled(Answer::Unsettled("no mate within the depth limit".to_string()))
             }
@@ -385,7 +371,7 @@ impl Asker<'_> {
     /// As [`Asker::after`], once, within the limits of the problem's own solve.
     fn after_long(&mut self, way: &[Move], mv: Move) -> Answer {
         let limits = self.main_limits.clone();
-        let r = self.solve_after(way, mv, &limits, None);
+        let r = self.solve_after(way, mv, &limits);
         match r.outcome {
             Outcome::Mate(moves) => {
                 Answer::Mate { moves, proven: r.proven_shortest && r.main_line }
@@ -398,26 +384,11 @@ impl Asker<'_> {
         }
     }
 
-    /// One solve of the position after `way` and `mv`, counted in the report's nodes; with
-    /// `max_ply`, the solver's depth limit is that many plies from the problem's position.
-    fn solve_after(
-        &mut self,
-        way: &[Move],
-        mv: Move,
-        limits: &Limits,
-        max_ply: Option<u16>,
-    ) -> SolveResult {
+    /// One solve of the position after `way` and `mv`, counted in the report's nodes.
+    fn solve_after(&mut self, way: &[Move], mv: Move, limits: &Limits) -> SolveResult {
         let line: Vec<Move> = way.iter().copied().chain([mv]).collect();
-        let saved = self.solver.config().clone();
-        if let Some(plies) = max_ply {
-            let bounded = SolverConfig { max_ply: plies.min(saved.max_ply), ..saved.clone() };
-            self.solver.set_config(bounded);
-        }
         let (origin, attacker, stop) = (&self.origin, self.attacker, self.stop);
         let r = self.solver.solve_after(origin, &line, attacker, limits, stop, &mut |_| {});
-        if max_ply.is_some() {
-            self.solver.set_config(saved);
-        }
         self.nodes += r.nodes;
         r
     }
@@ -449,10 +420,9 @@ impl Asker<'_> {
         }
         questions::order(&mut asked);
         let first_cap = self.limits.nodes.unwrap_or(u64::MAX);
-        // A cook after the first move counts only if it mates within the main line's length
-        // from the problem's position: asked so, "no mate within it" settles the question
-        // (an unbounded disproof can cost far more).
-        let bound = u16::try_from(line.len()).ok();
+        // Every question is unbounded: a search bounded to the main line's length would count
+        // the plies of futile interpositions, which tsume rules do not, and miss mates that end
+        // with them (a cook at the last move of 図巧98 read as no mate).
         let (deadline, stop) = (self.deadline, self.stop);
         let outcomes = questions::settle(
             asked.len(),
@@ -460,8 +430,7 @@ impl Asker<'_> {
             |k, cap| {
                 let q = asked[k];
                 let before = self.nodes;
-                let max_ply = if q.ask == Ask::Cook && q.index > 0 { bound } else { None };
-                match self.try_after(&line[..q.index], q.mv, cap, max_ply) {
+                match self.try_after(&line[..q.index], q.mv, cap) {
                     // A mate longer than the main line's from here, not proven the shortest:
                     // a cook only if a shorter one exists, which a larger cap may show.
                     Try::Settled(Answer::Mate { moves, proven: false })

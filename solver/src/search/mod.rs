@@ -449,11 +449,7 @@ fn new_search<'a>(
         repetitions,
         double_count: config.double_count,
         rules: config.rules,
-        // Without futility tests, a search under tsume rules counts the plies of interpositions
-        // it cannot yet show futile, which is harmless to a proof of mate with no depth limit
-        // but makes "no mate within the limit" wrong (a mate at once with futile
-        // interpositions, read as none within 0 plies): under a depth limit, always tested.
-        futility_tests: config.rules == Rules::Tsume && max_ply < crate::stack::MAX_PLY,
+        futility_tests: false,
         pure_probe: false,
         max_ply,
         attacker,
