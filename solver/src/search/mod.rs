@@ -358,9 +358,8 @@ impl Solver {
             } else if value.depth == UNBOUNDED {
                 Outcome::NoMate
             } else {
-                // No mate within the depth limit, but one may lie beyond it. (A disproof that
-                // ended at the stack guard, shallower than the limit, says less: a timeout.)
-                depth_limited = value.depth >= depth;
+                // No mate within the depth limit, but one may lie beyond it.
+                depth_limited = true;
                 Outcome::Timeout
             };
             phases.entered = search.entered;
