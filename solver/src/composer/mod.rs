@@ -356,32 +356,18 @@ impl Asker<'_> {
         let limits = Limits { time: Some(left), nodes: Some(cap) };
         let r = self.solve_after(way, mv, &limits);
         match r.outcome {
-            Outcome::Mate(moves) => {
-                Try::Settled(Answer::Mate { moves, proven: r.proven_shortest && r.main_line })
+            Outcome::Timeout if !r.depth_limited && !self.time_left() => {
+                Try::OutOfTime { nodes: r.nodes }
             }
-            Outcome::NoMate => Try::Settled(Answer::NoMate),
-            Outcome::Timeout if r.depth_limited => {
-                Try::Settled(Answer::Unsettled("no mate within the depth limit".to_string()))
-            }
-            Outcome::Timeout if !self.time_left() => Try::OutOfTime { nodes: r.nodes },
-            Outcome::Timeout => Try::Capped { nodes: r.nodes },
+            Outcome::Timeout if !r.depth_limited => Try::Capped { nodes: r.nodes },
+            _ => Try::Settled(answer_of(r)),
         }
     }
 
     /// As [`Asker::after`], once, within the limits of the problem's own solve.
     fn after_long(&mut self, way: &[Move], mv: Move) -> Answer {
         let limits = self.main_limits.clone();
-        let r = self.solve_after(way, mv, &limits);
-        match r.outcome {
-            Outcome::Mate(moves) => {
-                Answer::Mate { moves, proven: r.proven_shortest && r.main_line }
-            }
-            Outcome::NoMate => Answer::NoMate,
-            Outcome::Timeout if r.depth_limited => {
-                Answer::Unsettled("no mate within the depth limit".to_string())
-            }
-            Outcome::Timeout => Answer::Unsettled(format!("not settled within {} nodes", r.nodes)),
-        }
+        answer_of(self.solve_after(way, mv, &limits))
     }
 
     /// One solve of the position after `way` and `mv`, counted in the report's nodes.
@@ -498,6 +484,18 @@ impl Asker<'_> {
                 .push(Refutation { line: Line::new(pos, &moves, None), refuted: escape.is_some() });
         }
         found
+    }
+}
+
+/// A solve's result as the answer to a question.
+fn answer_of(r: SolveResult) -> Answer {
+    match r.outcome {
+        Outcome::Mate(moves) => Answer::Mate { moves, proven: r.proven_shortest && r.main_line },
+        Outcome::NoMate => Answer::NoMate,
+        Outcome::Timeout if r.depth_limited => {
+            Answer::Unsettled("no mate within the depth limit".to_string())
+        }
+        Outcome::Timeout => Answer::Unsettled(format!("not settled within {} nodes", r.nodes)),
     }
 }
 
