@@ -448,7 +448,11 @@ fn new_search<'a>(
         repetitions,
         double_count: config.double_count,
         rules: config.rules,
-        futility_tests: false,
+        // Without futility tests, a search under tsume rules counts the plies of interpositions
+        // it cannot yet show futile, which is harmless to a proof of mate with no depth limit
+        // but makes "no mate within the limit" wrong (a mate at once with futile
+        // interpositions, read as none within 0 plies): under a depth limit, always tested.
+        futility_tests: config.rules == Rules::Tsume && max_ply < crate::stack::MAX_PLY,
         pure_probe: false,
         max_ply,
         attacker,
