@@ -162,6 +162,24 @@ fn a_defence_that_leaves_pieces_ranks_below_one_that_leaves_none() {
     assert_ne!(whole[0], king_move, "{whole:?}");
 }
 
+/// A defence whose first mate found leaves a piece, but which can be mated as long with none,
+/// ranks as one that leaves none. Made by hand from YaneuraOu mate9 #59's corner: the bishop
+/// on 3a checks the king on 2b. △２一玉 is mated by ▲２二飛 (2 plies, nothing left); △１二玉
+/// by ▲１三飛 △２一玉 ▲２三飛成 leaves the silver, but ▲２二飛 △１三玉 ▲２一飛成 leaves
+/// nothing, 4 plies: the main line. (The answer was once 2 plies: the refinement asked the
+/// competing variations only for *shorter* mates.)
+#[test]
+fn a_defence_mated_as_long_with_no_piece_left_ranks_as_one_that_leaves_none() {
+    let sfen = "6B1l/5S1k1/7s1/7pp/9/9/9/9/9 w Rrb4g2s4n3l16p 1";
+    let r = solve(sfen, Rules::Tsume);
+    let line = mate_line(sfen, &r, Rules::Tsume);
+    let usi: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    assert_eq!(usi.len(), 4, "{usi:?}");
+    assert_eq!(usi[0], "2b1b", "{usi:?}");
+    assert_eq!(hand_at_end(sfen, &line, Color::Black), Hand::EMPTY, "{usi:?}");
+    assert!(r.proven_shortest, "{r:?}");
+}
+
 /// The attacker's hand after `line` is played from `sfen`.
 fn hand_at_end(sfen: &str, line: &[Move], attacker: Color) -> Hand {
     let mut pos = position(sfen);

@@ -20,7 +20,10 @@
 //! it ([`Search::competing_variations`]): at each OR node of value `v`, every other check is
 //! asked "is there a mate within `v - 2` plies?" by a bounded df-pn with a node cap (and, when
 //! that is cut short, by a cheaper pure-rule probe, whose mates are tsume mates too); the
-//! questions of a pass are shared among the threads ([`super::team`]). A shorter mate found
+//! questions of a pass are shared among the threads ([`super::team`]). Along a competing
+//! variation whose mate leaves pieces, every other check is also asked once for a mate within
+//! `v` plies: one as long that leaves fewer pieces ranks the defence as the line's rival by the
+//! same ranking (YaneuraOu mate9 #59 and #299). A shorter mate found
 //! forgets the values read from its position, and the main line is computed again and refined
 //! again. Last, the root is asked under pure rules (see [`PURE_BOUND_BUDGET`]): the answer is
 //! never longer than the pure-rule shortest it finds. The
@@ -173,6 +176,8 @@ impl Search<'_> {
         // Questions answered "shorter" whose line did not then get shorter (the table did not
         // keep that proof): not asked again.
         let mut repeated: HashSet<(u64, u16)> = HashSet::new();
+        // The questions for a mate as long that leaves fewer pieces, asked (once each).
+        let mut asked_as_long: HashSet<(u64, u16)> = HashSet::new();
         let mut cap = FIRST_QUESTION_CAP;
         // The last line reported to the listener, and when it was found.
         let mut reported: Option<Vec<Move>> = None;
@@ -217,6 +222,15 @@ impl Search<'_> {
             for (l, (moves, positions, first)) in lines.iter().enumerate() {
                 for i in (*first..moves.len()).rev().filter(|i| i % 2 == or_parity) {
                     let question = (positions[i].0, positions[i].1.plies);
+                    let value = positions[i].1;
+                    // Along a competing variation (a defence ranked below the line only for
+                    // the pieces its mate leaves): a mate as long that leaves fewer would
+                    // rank it above. Asked once, with the first pass's cap (it changes which
+                    // defence is the line, not the lengths the line's proof rests on).
+                    if l > 0 && value.leftover > 0 && asked_as_long.insert(question) {
+                        let cap = FIRST_QUESTION_CAP;
+                        questions.push(Question { line: l, index: i, value, cap, as_long: true });
+                    }
                     if settled.contains(&question) {
                         continue;
                     }
@@ -228,7 +242,7 @@ impl Search<'_> {
                         unsettled = true;
                         continue;
                     }
-                    questions.push(Question { line: l, index: i, value: positions[i].1, cap });
+                    questions.push(Question { line: l, index: i, value, cap, as_long: false });
                 }
             }
             let left = end.saturating_sub(spent(self, team, since));
@@ -244,6 +258,14 @@ impl Search<'_> {
             let answers = pass.answers.lock().map(|a| a.clone()).unwrap_or_default();
             for (q, answer) in pass.questions.iter().zip(answers) {
                 let question = (lines[q.line].1[q.index].0, q.value.plies);
+                if q.as_long {
+                    if let Some(Shorter::Found) = answer {
+                        // Valued again with the new proof: the line may change, or get shorter.
+                        memo.forget_above(question.0);
+                        shortened = true;
+                    }
+                    continue;
+                }
                 match answer {
                     Some(Shorter::Found) => {
                         repeated.insert(question);
@@ -334,18 +356,21 @@ impl Search<'_> {
     }
 
     /// Asks every check of the OR node `pos` but `played` whether it mates within
-    /// `value - 2` plies.
+    /// `value - 2` plies, or, `as_long`, within `value` plies (a mate found is then valued by
+    /// the attacker's ranking: as long, it may leave fewer pieces; YaneuraOu mate9 #299).
     pub(super) fn shorter_check(
         &mut self,
         pos: &mut Position,
         played: Move,
         value: MateLen,
+        as_long: bool,
         cap: u64,
     ) -> Shorter {
         if value.plies < 3 {
             return Shorter::None;
         }
-        let bound = value.plies - 2;
+        // The bound of the position after the check.
+        let bound = if as_long { value.plies - 1 } else { value.plies - 2 };
         let mut moves = MoveList::new();
         self.node_moves(pos, &mut moves);
         let mut result = Shorter::None;
@@ -374,9 +399,12 @@ impl Search<'_> {
             self.leave();
             pos.unmake_move();
             match answer {
+                // As long: every check is asked, so that the one leaving fewest pieces is known.
+                Shorter::Found if as_long => result = Shorter::Found,
                 Shorter::Found => return Shorter::Found,
                 Shorter::None => {}
-                Shorter::Unsettled => result = Shorter::Unsettled,
+                Shorter::Unsettled if result != Shorter::Found => result = Shorter::Unsettled,
+                Shorter::Unsettled => {}
             }
             if self.stopped {
                 return Shorter::Unsettled;
@@ -505,10 +533,14 @@ impl Search<'_> {
                     proven = self.proven_checks(pos, &moves, memo);
                 }
             }
+            // A check whose proof is as long as the best line could still give a line as
+            // long that leaves fewer pieces: looked at while the best line leaves some.
+            let worth = |len: u16, b: MateLen| {
+                let line = len.saturating_add(1);
+                line < b.plies || (line == b.plies && b.leftover > 0)
+            };
             let mut k = 0;
-            while k < proven.len()
-                && best.is_none_or(|(b, _)| proven[k].0.saturating_add(1) < b.plies)
-            {
+            while k < proven.len() && best.is_none_or(|(b, _)| worth(proven[k].0, b)) {
                 let len = proven[k].0;
                 while k < proven.len() && proven[k].0 == len {
                     let mv = proven[k].1;
@@ -787,7 +819,7 @@ impl Search<'_> {
 type LineNodes = Vec<(u64, MateLen)>;
 
 /// How a search for a shorter mate ended.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum Shorter {
     Found,
     /// Every other check was refuted within the bound.

@@ -186,6 +186,9 @@ pub(super) struct Question {
     pub(super) index: usize,
     pub(super) value: MateLen,
     pub(super) cap: u64,
+    /// Asks for a mate as long as the line's, not shorter: where the line's mate leaves the
+    /// attacker pieces, another check may mate as soon with fewer (see `Search::shorter_check`).
+    pub(super) as_long: bool,
 }
 
 /// The questions of one pass of the refinement, shared by the threads that answer them.
@@ -248,7 +251,8 @@ impl Search<'_> {
                 self.enter(&pos);
             }
             let before = self.nodes;
-            let found = self.shorter_check(&mut pos, moves[q.index], q.value, q.cap.min(left));
+            let found =
+                self.shorter_check(&mut pos, moves[q.index], q.value, q.as_long, q.cap.min(left));
             self.truncate_path(base);
             pass.spend(self.nodes - before);
             if self.stopped && !matches!(found, Shorter::Found) {
