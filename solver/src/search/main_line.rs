@@ -94,6 +94,10 @@ pub(super) struct MainLine {
 /// recapture, a check and the king's reply are 5 plies.
 const DETOUR_PLIES: usize = 8;
 
+/// How much longer than the best line so far a check's proof may be, at an OR node whose best
+/// line leaves pieces, for the check to be valued too (see `Search::value_here`).
+const SLACK: u16 = 2;
+
 /// Node caps of the questions the main line asks.
 const REPROVE_CAP: u64 = 200_000;
 /// 99 % of the futile interpositions of 図巧1 are proven within 1,500 nodes; a test that is not
@@ -533,11 +537,13 @@ impl Search<'_> {
                     proven = self.proven_checks(pos, &moves, memo);
                 }
             }
-            // A check whose proof is as long as the best line could still give a line as
-            // long that leaves fewer pieces: looked at while the best line leaves some.
+            // While the best line leaves pieces, a check whose proof is as long as it, or a
+            // move longer, could still give a line as long that leaves fewer (a proof's
+            // length can exceed its line's: a helper's longer proof of the line's own check
+            // hid it behind a check found later, YaneuraOu mate9 #299 at two threads).
             let worth = |len: u16, b: MateLen| {
                 let line = len.saturating_add(1);
-                line < b.plies || (line == b.plies && b.leftover > 0)
+                line < b.plies || (b.leftover > 0 && line <= b.plies.saturating_add(SLACK))
             };
             let mut k = 0;
             while k < proven.len() && best.is_none_or(|(b, _)| worth(proven[k].0, b)) {
