@@ -455,6 +455,12 @@ impl Table {
         self.shared = shared;
     }
 
+    /// Whether several search threads use the table now.
+    #[inline]
+    pub fn is_shared(&self) -> bool {
+        self.shared
+    }
+
     /// Runs `f` on the bucket of `board_key` (its first slot's index and its entries), under
     /// the bucket's lock when the table is shared.
     #[inline(always)]

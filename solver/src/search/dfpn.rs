@@ -2,6 +2,7 @@
 //! thresholds are crossed or it is solved.
 
 use super::children::{is_open, select, shown, Child};
+use super::solved_above::SolvedAbove;
 use super::thresholds::{or_child_dn_threshold, widen};
 use super::value::{deeper, Value};
 use crate::config::{DoubleCount, Rules};
@@ -80,6 +81,8 @@ pub(super) struct Search<'a> {
     /// One frame per ply, boxed so that taking one out moves a pointer, not the move list
     /// (which would also put 2.4 KB on the call stack per ply).
     pub(super) arena: Vec<Option<Box<Frame>>>,
+    /// Leaving subtrees that other threads have solved (see [`super::solved_above`]).
+    pub(super) solved_above: SolvedAbove,
 }
 
 impl Search<'_> {
@@ -122,7 +125,11 @@ impl Search<'_> {
     pub(super) fn prove(&mut self, pos: &mut Position, depth: u16) -> Value {
         // With no threshold, `mid` returns only a solved value, or when aborted (or, never
         // expected, when nothing is left to search: not to be asked again).
-        self.mid(pos, INF, INF, depth)
+        let ply = self.path.len();
+        let from = self.solved_above.begin_prove(ply);
+        let v = self.mid(pos, INF, INF, depth);
+        self.solved_above.end_prove(ply, from);
+        v
     }
 
     /// Whether a result may be kept (table or repetition tier): not a bounded disproof of a
@@ -170,6 +177,7 @@ impl Search<'_> {
             return Value::disproven(hand, false, 0);
         }
         self.visits += 1;
+        self.solved_above.entered(ply, depth);
         let child_depth = deeper(depth);
         let nodes_before = self.nodes;
         while self.arena.len() <= ply {
@@ -188,6 +196,11 @@ impl Search<'_> {
             self.check_limits();
             if node.is_solved() || node.pn >= th_pn || node.dn >= th_dn || self.aborted {
                 break node;
+            }
+            match self.solved_above(ply) {
+                Some(Some(solved)) => break solved,
+                Some(None) => break node,
+                None => {}
             }
             let Some((best, second)) = select(or_node, &frame.children) else {
                 // Unsolved with nothing left to search: a child waits for a gate that cannot

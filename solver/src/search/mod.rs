@@ -36,6 +36,7 @@ mod line_memo;
 mod main_line;
 mod monitor;
 mod path;
+mod solved_above;
 mod team;
 mod thresholds;
 mod value;
@@ -297,7 +298,9 @@ impl Solver {
             search.progress = Some(progress);
             let mut root = walk_in(&mut search, pos, prefix);
             // A root the table already answers (a question asked again) needs no search.
+            search.solved_above.watching = true;
             let value = team.prove_beside(depth, || search.answer(&mut root, depth));
+            search.solved_above.watching = false;
             let first_proof = (start.elapsed(), search.nodes + team.helper_nodes());
             let mut depth_limited = false;
             let (mut main_line, mut proven_shortest) = (false, false);
@@ -480,6 +483,7 @@ fn new_search<'a>(
         path_hashes: Vec::with_capacity(max_ply as usize + 1),
         merges: Vec::new(),
         arena: Vec::new(),
+        solved_above: Default::default(),
     }
 }
 

@@ -278,7 +278,9 @@ impl Mate<'_> {
             let (nodes, visits) = (search.nodes, search.visits);
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &job {
                 &Job::Prove(depth) => {
+                    search.solved_above.watching = true;
                     search.prove(&mut root.clone(), depth);
+                    search.solved_above.watching = false;
                 }
                 Job::Questions(pass) => search.work_on(root, pass),
             }));
