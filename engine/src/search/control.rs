@@ -2,7 +2,7 @@
 //! commands) and the search (which polls it).
 
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// When a running search must end. The search polls [`SearchControl::must_stop`] every few
@@ -13,6 +13,11 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     clock: Mutex<Clock>,
+    /// `None`: the real clock. `Some(step)`: a clock that moves on by `step` at every reading
+    /// (see [`SearchControl::stepped`]).
+    step: Option<Duration>,
+    /// Readings of the clock since its base (counted for a stepped clock only).
+    readings: AtomicU64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +38,36 @@ impl SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             clock: Mutex::new(Clock { base: Instant::now(), soft, hard }),
+            step: None,
+            readings: AtomicU64::new(0),
+        }
+    }
+
+    /// A control whose clock moves on by `step` each time it is read, whatever the real time:
+    /// time measured in the search's own polls, so that a test of the deadline asserts what
+    /// the engine controls (how soon after its deadline it ends, in polls) and holds on a
+    /// machine whose scheduler holds the search back.
+    pub fn stepped(
+        soft: Option<Duration>,
+        hard: Option<Duration>,
+        step: Duration,
+    ) -> SearchControl {
+        SearchControl { step: Some(step), ..SearchControl::new(soft, hard, false) }
+    }
+
+    /// How often the clock has been read since its base (a stepped clock; 0 for the real one).
+    pub fn readings(&self) -> u64 {
+        self.readings.load(Ordering::Relaxed)
+    }
+
+    /// Time since the clock's base.
+    fn since(&self, clock: &Clock) -> Duration {
+        match self.step {
+            None => clock.base.elapsed(),
+            Some(step) => {
+                let n = self.readings.fetch_add(1, Ordering::Relaxed) + 1;
+                step.saturating_mul(n.min(u32::MAX as u64) as u32)
+            }
         }
     }
 
@@ -56,6 +91,7 @@ impl SearchControl {
     /// The opponent played the predicted move: the clock starts now with the given budget.
     pub fn ponderhit(&self, soft: Option<Duration>, hard: Option<Duration>) {
         *self.clock.lock() = Clock { base: Instant::now(), soft, hard };
+        self.readings.store(0, Ordering::Relaxed);
         self.pondering.store(false, Ordering::Relaxed);
     }
 
@@ -85,12 +121,13 @@ impl SearchControl {
             return None;
         }
         let clock = *self.clock.lock();
-        clock.hard.map(|hard| clock.base.elapsed().saturating_sub(hard))
+        clock.hard.map(|hard| self.since(&clock).saturating_sub(hard))
     }
 
     /// Time since the clock base.
     pub fn elapsed(&self) -> Duration {
-        self.clock.lock().base.elapsed()
+        let clock = *self.clock.lock();
+        self.since(&clock)
     }
 
     /// Whether the search must end now (stopped, or past the hard limit while not pondering).
@@ -102,7 +139,7 @@ impl SearchControl {
             return false;
         }
         let clock = *self.clock.lock();
-        clock.hard.is_some_and(|hard| clock.base.elapsed() >= hard)
+        clock.hard.is_some_and(|hard| self.since(&clock) >= hard)
     }
 
     /// Whether another iteration may begin (not stopped, and before the soft limit unless
@@ -121,7 +158,7 @@ impl SearchControl {
         match (clock.soft, clock.hard) {
             (None, _) => true,
             (Some(soft), Some(hard)) if soft >= hard => true,
-            (Some(soft), _) => clock.base.elapsed() < soft.mul_f64(stable.max(0.0)),
+            (Some(soft), _) => self.since(&clock) < soft.mul_f64(stable.max(0.0)),
         }
     }
 }
