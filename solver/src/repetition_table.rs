@@ -53,6 +53,24 @@ impl RepetitionTable {
         (s.used && s.path_hash == path_hash && s.depth >= depth).then_some(s.depth)
     }
 
+    /// Starts loading the slot of `path_hash` into the cache, so that a lookup soon after does
+    /// not wait for memory (the table is 1 MiB, read at random: on 寿 that wait was a seventh of
+    /// the solver's time).
+    #[inline(always)]
+    pub fn prefetch(&self, path_hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot: *const Slot = &self.slots[Self::index(path_hash)];
+            // SAFETY: prefetching is a hint; the address is a slot of the table.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch(slot.cast::<i8>(), _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = path_hash;
+    }
+
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| *s = Slot::default());
     }

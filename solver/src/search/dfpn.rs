@@ -72,6 +72,8 @@ pub(super) struct Search<'a> {
     pub(super) root_value: (PnDn, PnDn),
     /// Keys of the positions from the root to the current node, inclusive.
     pub(super) path: Vec<u64>,
+    /// The path's positions counted by slot, for [`Search::is_repetition`].
+    pub(super) on_path: super::path::PathCounts,
     /// The same positions as table identities (board key, attacker hand), for SNDA.
     pub(super) nodes_on_path: Vec<NodeId>,
     /// Hashes of the path up to each position, for the repetition tier.
@@ -81,6 +83,8 @@ pub(super) struct Search<'a> {
     /// One frame per ply, boxed so that taking one out moves a pointer, not the move list
     /// (which would also put 2.4 KB on the call stack per ply).
     pub(super) arena: Vec<Option<Box<Frame>>>,
+    /// The moves `estimate` counts (kept, not made afresh at each estimate).
+    pub(super) estimate_moves: Box<MoveList>,
     /// Leaving subtrees that other threads have solved (see [`super::solved_above`]).
     pub(super) solved_above: SolvedAbove,
 }

@@ -8,6 +8,7 @@ use super::value::Value;
 use crate::config::DoubleCount;
 use crate::config::Rules;
 use crate::pn::PnDn;
+use crate::repetition_table::RepetitionTable;
 use crate::tt::{PURE_PROBE_SALT, UNBOUNDED};
 use shogi::movegen::{self, generate};
 use shogi::{
@@ -151,6 +152,8 @@ impl Search<'_> {
             let c = &frame.children[i];
             if !c.estimated && c.edge == Edge::Move && is_active(&frame.children, i) {
                 self.table.prefetch(pos.board_key_after(c.mv) ^ self.key_salt);
+                let path_hash = RepetitionTable::extend(self.path_hash(), pos.key_after(c.mv));
+                self.repetitions.prefetch(path_hash);
             }
         }
         let mut any = false;
@@ -219,26 +222,29 @@ impl Search<'_> {
         // A first visit with this hand starts no easier to disprove than a covered hand that was
         // already searched (a proof-number floor the other way round stalled no-mate searches).
         let dn_floor = self.table.disproof_floor(self.table_key(pos), hand);
-        let mut list = MoveList::new();
+        // The search's own list: a fresh one is 2.4 KB to clear at every estimate.
+        let list = &mut self.estimate_moves;
+        list.clear();
         if pos.side_to_move() == self.attacker {
             if depth == 0 {
                 return Value::disproven(hand, false, 0);
             }
-            generate(pos, MoveClass::Checks, NonPromotions::Include, &mut list);
-            if list.is_empty() {
+            generate(pos, MoveClass::Checks, NonPromotions::Include, list);
+            let checks = list.len();
+            if checks == 0 {
                 let v = Value::disproven(saturate_held(hand), false, UNBOUNDED);
                 self.store(pos, &v, 1);
                 return v;
             }
-            Value::unknown(1, dn_floor.max(list.len() as PnDn), hand)
+            Value::unknown(1, dn_floor.max(checks as PnDn), hand)
         } else {
-            movegen::legal_moves(pos, &mut list);
+            movegen::legal_moves(pos, list);
             if list.is_empty() {
                 let v = Value::proven(and_proof_hand(pos, self.attacker, Hand::EMPTY), 0);
                 self.store(pos, &v, 1);
                 return v;
             }
-            Value::unknown(evasion_estimate(pos, &list), dn_floor.max(1), hand)
+            Value::unknown(evasion_estimate(pos, list), dn_floor.max(1), hand)
         }
     }
 }

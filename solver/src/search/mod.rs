@@ -479,10 +479,12 @@ fn new_search<'a>(
         root_value: (1, 1),
         guard: StackGuard::here(),
         path: Vec::with_capacity(max_ply as usize + 1),
+        on_path: Default::default(),
         nodes_on_path: Vec::with_capacity(max_ply as usize + 1),
         path_hashes: Vec::with_capacity(max_ply as usize + 1),
         merges: Vec::new(),
         arena: Vec::new(),
+        estimate_moves: Box::default(),
         solved_above: Default::default(),
     }
 }
