@@ -9,9 +9,10 @@ use crate::eval::weights::Weights;
 use crate::params::Params;
 use crate::search::alpha_beta::{to_score, RootMove, SearchContext, Searcher, VALUE_INF};
 use crate::search::control::SearchControl;
-use crate::search::oracle::{RootOracle, RootVerdict};
+use crate::search::oracle::{Oracle, RootOracle, RootVerdict};
 use crate::search::ponder::{answer_from_ponder, ponder_candidates, PonderCache, PonderSettings};
 use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
+use crate::search::table_plan::TablePlan;
 use crate::search::threads::{SharedSearch, ThreadMemory, MAX_THREADS};
 use crate::search::tt::TranspositionTable;
 use shogi::{movegen, Move, MoveList, Position};
@@ -23,6 +24,11 @@ use std::time::Duration;
 /// A playing engine: parameters, transposition table and search state, reused across moves.
 pub struct Engine {
     params: Params,
+    /// The parameters the searches run with: `params` with the oracle tables' sizes of
+    /// `tables`.
+    run_params: Params,
+    /// How `hash_mb` is shared among the tables (see [`TablePlan`]).
+    tables: TablePlan,
     /// The evaluation's weights (hand-set unless `EvalFile`/`--weights` gave others).
     weights: Arc<Weights>,
     /// The network evaluation, when the engine evaluates with one (`EvalType=network`; by
@@ -62,27 +68,61 @@ pub struct SearchStats {
 
 impl Engine {
     pub fn new(params: Params, hash_mb: usize) -> Engine {
+        let tables = TablePlan::of(hash_mb, &params, 1);
         let mut engine = Engine {
+            run_params: params.clone(),
             params,
+            tables,
             weights: Arc::new(Weights::default()),
             network: crate::eval::network::builtin(),
             hash_mb,
-            tt: TranspositionTable::new(hash_mb),
+            tt: TranspositionTable::new(tables.main_mb),
             memories: vec![ThreadMemory::new()],
             root_oracle: RootOracle::new(),
             ponder: PonderSettings::default(),
             ponder_cache: PonderCache::default(),
         };
+        engine.fit_tables(false);
         engine.prepare_root_oracle();
         engine
+    }
+
+    /// Shares `hash_mb` among the tables for the parameters and threads now in force (see
+    /// [`TablePlan`]); a table whose size changes is made again (empty), the alpha-beta table
+    /// also when `renew`. The solvers' tables are made when next used (or prepared).
+    fn fit_tables(&mut self, renew: bool) {
+        let plan = TablePlan::of(self.hash_mb, &self.params, self.memories.len());
+        if renew || plan.main_mb != self.tables.main_mb {
+            // The old table goes before the new one is made: both at once would be the peak
+            // of the engine's memory.
+            self.tt = TranspositionTable::new(1);
+            self.tt = TranspositionTable::new(plan.main_mb);
+        }
+        if plan.root_oracle_mb != self.tables.root_oracle_mb {
+            self.root_oracle = RootOracle::new();
+        }
+        if plan.probe_mb != self.tables.probe_mb {
+            self.memories.iter_mut().for_each(|m| m.oracle = Oracle::new());
+        }
+        self.tables = plan;
+        self.run_params = Params {
+            oracle_root_hash_mb: plan.root_oracle_mb.max(1) as i32,
+            oracle_probe_hash_mb: plan.probe_mb.max(1) as i32,
+            ..self.params.clone()
+        };
+    }
+
+    /// How `USI_Hash` is shared among the tables now.
+    pub fn table_plan(&self) -> TablePlan {
+        self.tables
     }
 
     /// Makes the root oracle's solver now when the parameters use it (see
     /// [`RootOracle::prepare`]): at `isready` or when a match makes its engine, not on the
     /// first move's clock.
     pub fn prepare_root_oracle(&mut self) {
-        if self.params.oracle_root_ms > 0 {
-            self.root_oracle.prepare(self.params.oracle_root_hash_mb.max(1) as usize);
+        if self.tables.root_oracle_mb > 0 {
+            self.root_oracle.prepare(self.tables.root_oracle_mb);
         }
     }
 
@@ -108,6 +148,7 @@ impl Engine {
     /// thread starts with empty memory; the table is kept.
     pub fn set_threads(&mut self, threads: usize) {
         self.memories.resize_with(threads.clamp(1, MAX_THREADS), ThreadMemory::new);
+        self.fit_tables(false);
     }
 
     pub fn threads(&self) -> usize {
@@ -150,14 +191,17 @@ impl Engine {
         self.network.as_ref()
     }
 
-    pub fn params_mut(&mut self) -> &mut Params {
-        &mut self.params
+    /// Sets the parameters; the tables are shared again for them (see [`TablePlan`]).
+    pub fn set_params(&mut self, params: Params) {
+        self.params = params;
+        self.fit_tables(false);
     }
 
-    /// Resizes the transposition table (USI_Hash), clearing it.
+    /// Sets `USI_Hash`: every table comes out of it (see [`TablePlan`]); the alpha-beta table
+    /// is made again, empty.
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
         self.hash_mb = hash_mb;
-        self.tt = TranspositionTable::new(hash_mb);
+        self.fit_tables(true);
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -167,7 +211,7 @@ impl Engine {
     /// What a user should know about the table just built: smaller than asked, or on 4 KB
     /// pages (slower: most probes of a large table then miss the TLB too).
     pub fn table_note(&self) -> Option<String> {
-        table_note(self.tt.size_mb(), self.hash_mb, self.tt.huge_pages())
+        table_note(self.tt.size_mb(), self.tables.main_mb, self.tt.huge_pages())
     }
 
     /// Forgets everything learnt (`usinewgame`).
@@ -258,7 +302,7 @@ impl Engine {
             self.tt.new_search();
         }
         let mut group = SearchGroup {
-            params: &self.params,
+            params: &self.run_params,
             weights: &self.weights,
             network: self.network.as_deref(),
             tt: &self.tt,
@@ -282,7 +326,7 @@ impl Engine {
             let (memories, tail) = std::mem::take(&mut rest).split_at_mut(take);
             rest = tail;
             groups.push(SearchGroup {
-                params: &self.params,
+                params: &self.run_params,
                 weights: &self.weights,
                 network: self.network.as_deref(),
                 tt: &self.tt,
@@ -623,7 +667,7 @@ mod weights_tests {
         assert!(on.root_oracle_prepared());
         let mut off = Engine::new(Params { oracle_root_ms: 0, ..Params::default() }, 1);
         assert!(!off.root_oracle_prepared());
-        *off.params_mut() = Params { oracle_root_hash_mb: 1, ..Params::default() };
+        off.set_params(Params { oracle_root_hash_mb: 1, ..Params::default() });
         off.prepare_root_oracle();
         assert!(off.root_oracle_prepared());
     }

@@ -24,6 +24,7 @@ pub mod ponder;
 pub mod qsearch;
 pub mod report;
 pub mod soppo;
+pub mod table_plan;
 pub mod threads;
 pub mod tt;
 

@@ -177,18 +177,18 @@ impl Buckets {
 
 pub struct TranspositionTable {
     buckets: Buckets,
-    mask: usize,
     generation: AtomicU8,
     huge_pages: bool,
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` MiB (a power of two of buckets, at least one). When the system
-    /// cannot give that much memory, the largest smaller power of two that it gives.
+    /// A table of `mb` MiB (at least one bucket): any number of buckets, as a key picks its
+    /// bucket by the high bits of a product, not by a mask, so that all of the memory given is
+    /// used (the oracles' tables come out of `USI_Hash`, and the rest is rarely a power of
+    /// two). When the system cannot give that much memory, half as much, and so on.
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let mut len = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = loop {
             match Buckets::new(len) {
                 Some(b) => break b,
@@ -199,12 +199,7 @@ impl TranspositionTable {
         };
         let huge_pages = huge_pages_enabled() && buckets.map.advise(Advice::HugePage).is_ok();
         buckets.touch();
-        TranspositionTable {
-            buckets,
-            mask: len - 1,
-            generation: AtomicU8::new(GEN_STEP),
-            huge_pages,
-        }
+        TranspositionTable { buckets, generation: AtomicU8::new(GEN_STEP), huge_pages }
     }
 
     /// Whether the kernel was asked for huge pages and allows them (`info string` says so
@@ -258,7 +253,10 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets.as_slice()[(key >> 16) as usize & self.mask]
+        let slice = self.buckets.as_slice();
+        // The high half of key × len is below len: a bucket chosen evenly by the key's bits.
+        let index = ((u128::from(key) * slice.len() as u128) >> 64) as usize;
+        &slice[index]
     }
 
     #[inline]
@@ -357,13 +355,24 @@ mod tests {
         assert!(tt.probe(0xdead_beef_1234_5678).is_none());
     }
 
+    /// Every megabyte asked is used, a power of two or not, and keys spread over all of it.
     #[test]
-    fn size_is_bounded_by_the_megabytes_asked() {
-        for mb in [1usize, 3, 16] {
+    fn size_is_the_megabytes_asked() {
+        for mb in [1usize, 3, 46] {
             let tt = TranspositionTable::new(mb);
             let bytes = tt.buckets.len * std::mem::size_of::<Bucket>();
-            assert_eq!(tt.size_mb(), bytes >> 20);
-            assert!(bytes <= mb << 20 && bytes > (mb << 20) / 4, "{mb} MB: {bytes} bytes");
+            assert_eq!(tt.size_mb(), mb);
+            assert_eq!(bytes, mb << 20, "{mb} MB: {bytes} bytes");
+            let base = tt.buckets.as_slice().as_ptr();
+            let mut last_half = false;
+            for i in 0..4096u64 {
+                let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                // SAFETY: both pointers are into the same slice.
+                let at = unsafe { (tt.bucket(key) as *const Bucket).offset_from(base) } as usize;
+                assert!(at < tt.buckets.len);
+                last_half |= at >= tt.buckets.len / 2;
+            }
+            assert!(last_half, "{mb} MB: no key reached the second half");
         }
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(std::mem::align_of::<Bucket>(), 64);

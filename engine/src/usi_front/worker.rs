@@ -92,7 +92,7 @@ impl EngineBackend {
         let mut new_table = self.engine.is_none();
         let engine = self.engine.get_or_insert_with(|| Engine::new(params.clone(), hash_mb));
         if engine.params() != params {
-            *engine.params_mut() = params.clone();
+            engine.set_params(params.clone());
         }
         if engine.hash_mb() != hash_mb {
             engine.set_hash_mb(hash_mb);
