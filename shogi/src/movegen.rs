@@ -316,19 +316,27 @@ fn is_pawn_drop_mate(pos: &Position, to: Square, eksq: Square) -> bool {
 
 /// Legal moves when the side to move is in check.
 fn evasions(pos: &Position, list: &mut MoveList, skip: bool) {
+    if let Some(between) = board_evasions(pos, list, skip) {
+        drops(pos, list, between);
+    }
+}
+
+/// The evasions that are not drops; returns the squares between the checker and the king
+/// (where drops may block), `None` for a double check.
+fn board_evasions(pos: &Position, list: &mut MoveList, skip: bool) -> Option<Bitboard> {
     let us = pos.side_to_move();
     let own = pos.pieces_of(us);
     king_moves(pos, list, !own);
     let checkers = pos.checkers();
     if checkers.has_more_than_one() {
-        return;
+        return None;
     }
     let (Some(ksq), Some(checker)) = (pos.king_square(us), checkers.lsb()) else {
-        return;
+        return None;
     };
     let between = attacks::between(checker, ksq);
     board_moves(pos, list, between | checkers, Variants::Both, skip);
-    drops(pos, list, between);
+    Some(between)
 }
 
 /// For each kind, the squares from which a piece of that kind belonging to the opponent of
@@ -492,6 +500,14 @@ fn checks_from(
 
 /// Pawn drops onto `target`, with the two-pawn and pawn-drop-mate rules.
 fn drops_of_pawn(pos: &Position, list: &mut MoveList, target: Bitboard) {
+    for to in pawn_drop_squares(pos, target) {
+        list.push(Move::drop(Pawn, to));
+    }
+}
+
+/// The squares of `target` where the side to move may drop a pawn: not its last rank, not a
+/// file where it has an unpromoted pawn, not a mate of the king in front.
+fn pawn_drop_squares(pos: &Position, target: Bitboard) -> Bitboard {
     let us = pos.side_to_move();
     let mut t = target.and_not(Bitboard::far_ranks(us, 1)).and_not(pawn_files(pos, us));
     if let Some(eksq) = pos.king_square(!us) {
@@ -502,9 +518,37 @@ fn drops_of_pawn(pos: &Position, list: &mut MoveList, target: Bitboard) {
             }
         }
     }
-    for to in t {
-        list.push(Move::drop(Pawn, to));
+    t
+}
+
+/// The squares of the empty `target` where the side to move may drop some piece of its hand:
+/// those of the drops [`generate`] makes there, without making them (a solver counting a
+/// check's interpositions by square needs only the squares).
+pub fn drop_squares(pos: &Position, target: Bitboard) -> Bitboard {
+    let us = pos.side_to_move();
+    let hand = pos.hand(us);
+    if [Silver, Gold, Bishop, Rook].into_iter().any(|kind| hand.has(kind)) {
+        return target;
     }
+    let mut squares = Bitboard::EMPTY;
+    if hand.has(Knight) {
+        squares |= target.and_not(Bitboard::far_ranks(us, 2));
+    }
+    if hand.has(Lance) {
+        squares |= target.and_not(Bitboard::far_ranks(us, 1));
+    }
+    let rest = target.and_not(squares);
+    if hand.has(Pawn) && rest.is_nonempty() {
+        squares |= pawn_drop_squares(pos, rest);
+    }
+    squares
+}
+
+/// The legal evasions of the side to move (in check) that are not drops: king moves, and
+/// board moves that take the checker or block its line (with [`drop_squares`] on that line,
+/// what [`legal_moves`] gives, by square).
+pub fn evasions_on_board(pos: &Position, list: &mut MoveList) {
+    board_evasions(pos, list, false);
 }
 
 /// Whether the legal move `m` gives check.

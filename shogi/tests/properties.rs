@@ -502,6 +502,27 @@ fn check_position(p: &mut Position) -> Result<(), TestCaseError> {
         )));
     }
 
+    // In check: the board's evasions and the drop squares on the check's line are the legal
+    // moves split in two (the solver counts interpositions by square from them).
+    if p.in_check() {
+        let mut board = MoveList::new();
+        movegen::evasions_on_board(p, &mut board);
+        let board_set = sorted(board.as_slice());
+        let legal_board: Vec<Move> =
+            legal_set.iter().copied().filter(|m| m.dropped().is_none()).collect();
+        prop_assert_eq!(&board_set, &legal_board, "evasions on the board of {}", sfen);
+        let checkers = p.checkers();
+        let line = match (checkers.has_more_than_one(), checkers.lsb(), p.king_square(us)) {
+            (false, Some(c), Some(k)) => shogi::attacks::between(c, k),
+            _ => Bitboard::EMPTY,
+        };
+        let mut drop_to = Bitboard::EMPTY;
+        for m in legal_set.iter().filter(|m| m.dropped().is_some()) {
+            drop_to |= Bitboard::from_square(m.to());
+        }
+        prop_assert_eq!(movegen::drop_squares(p, line), drop_to, "drop squares of {}", sfen);
+    }
+
     // (1, 2, 3, 6, 8) every legal move made and unmade.
     let board_key = p.board_key();
     let hand_key = p.hand_key();

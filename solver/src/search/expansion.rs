@@ -238,24 +238,30 @@ impl Search<'_> {
             }
             Value::unknown(1, dn_floor.max(checks as PnDn), hand)
         } else {
-            movegen::legal_moves(pos, list);
-            if list.is_empty() {
+            // The board's evasions, and the squares where a drop blocks: the count needs
+            // no more (drops on one square count once), and drops are most of the evasions.
+            movegen::evasions_on_board(pos, list);
+            let blocks = blocking_squares(pos);
+            let drops =
+                blocks.map_or(Bitboard::default(), |(_, line)| movegen::drop_squares(pos, line));
+            if list.is_empty() && drops.is_empty() {
                 let v = Value::proven(and_proof_hand(pos, self.attacker, Hand::EMPTY), 0);
                 self.store(pos, &v, 1);
                 return v;
             }
-            Value::unknown(evasion_estimate(pos, list), dn_floor.max(1), hand)
+            Value::unknown(evasion_count(list, blocks, drops), dn_floor.max(1), hand)
         }
     }
 }
 
-/// The initial proof number of a defender in check with these evasions: interpositions on
-/// one square count once, as they aggregate by max once expanded.
-pub(super) fn evasion_estimate(pos: &Position, evasions: &MoveList) -> PnDn {
-    let Some((ksq, line)) = blocking_squares(pos) else {
+/// The initial proof number of a defender in check with the board's `evasions` and drops on
+/// the squares `drops` (the check's `blocks` as [`blocking_squares`] gives them):
+/// interpositions on one square count once, as they aggregate by max once expanded.
+fn evasion_count(evasions: &MoveList, blocks: Option<(Square, Bitboard)>, drops: Bitboard) -> PnDn {
+    let Some((ksq, line)) = blocks else {
         return evasions.len() as PnDn;
     };
-    let mut squares = Bitboard::default();
+    let mut squares = drops;
     let mut others = 0;
     for &mv in evasions.iter() {
         if is_block(mv, ksq, line) {
