@@ -210,14 +210,7 @@ impl Search<'_> {
             _ => known,
         };
         if let Some(k) = known {
-            return Value {
-                pn: k.pn,
-                dn: k.dn,
-                hand: k.hand,
-                len: k.len,
-                by_repetition: false,
-                depth: k.depth,
-            };
+            return Value::from_table(k);
         }
         // A first visit with this hand starts no easier to disprove than a covered hand that was
         // already searched (a proof-number floor the other way round stalled no-mate searches).
@@ -354,11 +347,8 @@ pub(super) fn twin_is_legal(pos: &Position, twin: Move) -> bool {
 mod tests {
     use super::super::children::is_active;
     use super::super::dfpn::Frame;
-    use crate::config::SolverConfig;
-    use crate::outcome::Limits;
-    use crate::repetition_table::RepetitionTable;
-    use crate::tt::Table;
-    use shogi::{Color, Position};
+    use super::super::SearchFixture;
+    use shogi::Position;
 
     /// A hand-made check along the first rank: Black's rook on 9a, White's king on 1a, White
     /// holding a pawn, a lance, a knight and a gold. Its interpositions by drop (4 pieces on
@@ -368,18 +358,8 @@ mod tests {
     fn drop_interpositions_wait_for_each_other_as_one_chain() {
         let pos =
             Position::from_sfen("R7k/9/9/9/9/9/9/9/4K4 w gnlp 1").unwrap_or_else(|e| panic!("{e}"));
-        let table = Table::new(1, false);
-        let mut repetitions = RepetitionTable::default();
-        let config = SolverConfig::default();
-        let limits = Limits::default();
-        let mut search = super::super::new_search(
-            &table,
-            &mut repetitions,
-            &config,
-            &pos,
-            Color::Black,
-            &limits,
-        );
+        let mut fixture = SearchFixture::new(1);
+        let mut search = fixture.search(&pos);
         let mut frame = Frame::default();
         search.expand(&mut pos.clone(), &mut frame);
         let drops: Vec<(usize, String)> = frame

@@ -29,9 +29,7 @@ impl Search<'_> {
         let mut shortest = first;
         while shortest >= 2 && !self.aborted {
             let bound = shortest - 2;
-            self.solved_above.watching = true;
-            let shorter = team.prove_beside(bound, || self.answer(root, bound));
-            self.solved_above.watching = false;
+            let shorter = team.prove_beside(bound, || self.answer_beside_others(root, bound));
             if shorter.pn != 0 {
                 // A disproof that ended at the stack guard does not cover the bound.
                 if shorter.depth < bound {

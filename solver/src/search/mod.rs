@@ -298,9 +298,7 @@ impl Solver {
             search.progress = Some(progress);
             let mut root = walk_in(&mut search, pos, prefix);
             // A root the table already answers (a question asked again) needs no search.
-            search.solved_above.watching = true;
-            let value = team.prove_beside(depth, || search.answer(&mut root, depth));
-            search.solved_above.watching = false;
+            let value = team.prove_beside(depth, || search.answer_beside_others(&mut root, depth));
             let first_proof = (start.elapsed(), search.nodes + team.helper_nodes());
             let mut depth_limited = false;
             let (mut main_line, mut proven_shortest) = (false, false);
@@ -542,5 +540,39 @@ pub fn default_attacker(pos: &Position) -> Color {
         !pos.side_to_move()
     } else {
         pos.side_to_move()
+    }
+}
+
+/// What a unit test of the search needs to make one of its own: a table (1 MiB unless said),
+/// the repetition tier, the default settings and no limits.
+#[cfg(test)]
+struct SearchFixture {
+    table: Table,
+    repetitions: RepetitionTable,
+    config: SolverConfig,
+    limits: Limits,
+}
+
+#[cfg(test)]
+impl SearchFixture {
+    fn new(table_mb: usize) -> SearchFixture {
+        SearchFixture {
+            table: Table::new(table_mb, false),
+            repetitions: RepetitionTable::default(),
+            config: SolverConfig::default(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// A search with Black attacking from `pos` (the table is `search.table`).
+    fn search(&mut self, pos: &Position) -> Search<'_> {
+        new_search(
+            &self.table,
+            &mut self.repetitions,
+            &self.config,
+            pos,
+            Color::Black,
+            &self.limits,
+        )
     }
 }

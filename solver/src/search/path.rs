@@ -89,11 +89,8 @@ impl Default for PathCounts {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::SolverConfig;
-    use crate::outcome::Limits;
-    use crate::repetition_table::RepetitionTable;
-    use crate::tt::Table;
-    use shogi::{Color, Move, Position};
+    use super::super::SearchFixture;
+    use shogi::{Move, Position};
 
     /// Kings stepping out and back come back to the first position (same side to move) at
     /// the fifth position of the path; leaving it, or cutting the path back, forgets it.
@@ -101,18 +98,8 @@ mod tests {
     fn a_position_met_again_on_the_path_is_a_repetition_and_only_while_on_it() {
         let start =
             Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1").unwrap_or_else(|e| panic!("{e}"));
-        let table = Table::new(1, false);
-        let mut repetitions = RepetitionTable::default();
-        let config = SolverConfig::default();
-        let limits = Limits::default();
-        let mut search = super::super::new_search(
-            &table,
-            &mut repetitions,
-            &config,
-            &start,
-            Color::Black,
-            &limits,
-        );
+        let mut fixture = SearchFixture::new(1);
+        let mut search = fixture.search(&start);
         let walk = |search: &mut super::super::dfpn::Search<'_>| {
             let mut pos = start.clone();
             let mut seen = Vec::new();

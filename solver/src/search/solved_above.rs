@@ -12,6 +12,8 @@
 //! (one thread: 7.92 M); see benches/README.md.
 
 use super::dfpn::Search;
+use super::value::Value;
+use shogi::Position;
 
 /// Nodes between two looks at the path (a look is one table lookup per ply of the path). Looks
 /// every 32 or 1,024 nodes gave the same totals on 図巧1 at 4 threads.
@@ -60,7 +62,7 @@ impl Search<'_> {
     /// another thread; at that node itself, its answer from the table (`Some` with the solved
     /// value, `None` to search on when the table no longer has it).
     #[inline]
-    pub(super) fn solved_above(&mut self, ply: usize) -> Option<Option<super::value::Value>> {
+    pub(super) fn solved_above(&mut self, ply: usize) -> Option<Option<Value>> {
         let watch = &mut self.solved_above;
         if !watch.watching || !self.table.is_shared() {
             return None;
@@ -89,24 +91,24 @@ impl Search<'_> {
         let id = self.nodes_on_path[ply - 1];
         let depth = watch.depths[ply - 1];
         let k = self.table.lookup(id.board, id.hand, depth).filter(|k| k.pn == 0 || k.dn == 0)?;
-        Some(Some(super::value::Value {
-            pn: k.pn,
-            dn: k.dn,
-            hand: k.hand,
-            len: k.len,
-            by_repetition: false,
-            depth: k.depth,
-        }))
+        Some(Some(Value::from_table(k)))
+    }
+
+    /// [`Search::answer`] for `pos` (the end of the path) while the other threads prove the
+    /// same root: watching the path for what they solve.
+    pub(super) fn answer_beside_others(&mut self, pos: &mut Position, depth: u16) -> Value {
+        self.solved_above.watching = true;
+        let v = self.answer(pos, depth);
+        self.solved_above.watching = false;
+        v
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::config::SolverConfig;
-    use crate::outcome::Limits;
-    use crate::repetition_table::RepetitionTable;
-    use crate::tt::{Stored, Table};
-    use shogi::{Color, Position};
+    use super::super::SearchFixture;
+    use crate::tt::Stored;
+    use shogi::Position;
 
     /// 図巧7 (a mate in 15 that one thread proves in about 120,000 nodes). The table says its
     /// root is proven (as another thread would have left it, with a length no search of this
@@ -118,25 +120,15 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let proved_elsewhere = 99;
         let run = |watching: bool| {
-            let mut table = Table::new(16, false);
-            table.set_shared(true);
-            let mut repetitions = RepetitionTable::default();
-            let config = SolverConfig::default();
-            let limits = Limits::default();
-            let mut search = super::super::new_search(
-                &table,
-                &mut repetitions,
-                &config,
-                &pos,
-                Color::Black,
-                &limits,
-            );
+            let mut fixture = SearchFixture::new(16);
+            fixture.table.set_shared(true);
+            let mut search = fixture.search(&pos);
             let mut root = pos.clone();
             search.enter(&root);
             let hand = search.attacker_hand(&root);
             let stored =
                 Stored { pn: 0, dn: crate::pn::INF, len: proved_elsewhere, depth: 0, amount: 1 };
-            table.store(search.table_key(&root), hand, stored, None);
+            search.table.store(search.table_key(&root), hand, stored, None);
             search.solved_above.watching = watching;
             let depth = search.unbounded_depth(0);
             let v = search.prove(&mut root, depth);

@@ -278,9 +278,7 @@ impl Mate<'_> {
             let (nodes, visits) = (search.nodes, search.visits);
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &job {
                 &Job::Prove(depth) => {
-                    search.solved_above.watching = true;
-                    search.prove(&mut root.clone(), depth);
-                    search.solved_above.watching = false;
+                    search.answer_beside_others(&mut root.clone(), depth);
                 }
                 Job::Questions(pass) => search.work_on(root, pass),
             }));

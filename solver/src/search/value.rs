@@ -2,7 +2,7 @@
 //! length of a proof and the depth a disproof holds for.
 
 use crate::pn::{PnDn, INF};
-use crate::tt::UNBOUNDED;
+use crate::tt::{Known, UNBOUNDED};
 use shogi::Hand;
 
 /// A node's value and what its solution needs.
@@ -38,6 +38,10 @@ impl Value {
     }
     pub(super) fn unknown(pn: PnDn, dn: PnDn, hand: Hand) -> Value {
         Value { pn, dn, hand, len: 0, by_repetition: false, depth: UNBOUNDED }
+    }
+    /// What the table knows (never a repetition's disproof: the table does not keep those).
+    pub(super) fn from_table(k: Known) -> Value {
+        Value { pn: k.pn, dn: k.dn, hand: k.hand, len: k.len, by_repetition: false, depth: k.depth }
     }
 }
 
