@@ -112,10 +112,6 @@ impl Engine {
         };
     }
 
-    /// How `USI_Hash` is shared among the tables now.
-    pub fn table_plan(&self) -> TablePlan {
-        self.tables
-    }
 
     /// Makes the root oracle's solver now when the parameters use it (see
     /// [`RootOracle::prepare`]): at `isready` or when a match makes its engine, not on the
