@@ -112,7 +112,6 @@ impl Engine {
         };
     }
 
-
     /// Makes the root oracle's solver now when the parameters use it (see
     /// [`RootOracle::prepare`]): at `isready` or when a match makes its engine, not on the
     /// first move's clock.
