@@ -424,7 +424,8 @@ impl Asker<'_> {
                             && q.index > 0
                             && moves.len() >= line.len() - q.index =>
                     {
-                        Try::Capped { nodes: self.nodes - before }
+                        let answer = Answer::Mate { moves, proven: false };
+                        Try::Provisional { answer, nodes: self.nodes - before }
                     }
                     t => t,
                 }
@@ -435,17 +436,13 @@ impl Asker<'_> {
             asked.into_iter().zip(outcomes).collect();
         // By ply; the questions of one ply keep the order they were found in.
         found.sort_by_key(|(q, _)| q.index);
-        let (mut settled, mut unsettled) = (0, 0);
+        // Counted as the report lists them: an answer may itself leave the question open (a
+        // longer mate where a shorter one would be a cook).
+        let (asked_count, listed_before) = (found.len(), report.unsettled.len());
         for (q, outcome) in found {
             let answer = match outcome {
-                questions::Outcome::Settled(a) => {
-                    settled += 1;
-                    a
-                }
-                questions::Outcome::Unsettled(e) => {
-                    unsettled += 1;
-                    Answer::Unsettled(e.describe())
-                }
+                questions::Outcome::Settled(a) => a,
+                questions::Outcome::Unsettled(e) => Answer::Unsettled(e.describe()),
             };
             let at = MainPly {
                 pos: &positions[q.index],
@@ -459,8 +456,9 @@ impl Asker<'_> {
                 Ask::Variation => variation_found(&at, q.mv, answer, self.attacker, report),
             }
         }
+        let unsettled = report.unsettled.len() - listed_before;
         report.questions = QuestionCounts {
-            settled,
+            settled: asked_count - unsettled,
             unsettled,
             time_ms: started.elapsed().as_millis() as u64,
             budget_ms: self.budget.as_millis() as u64,
