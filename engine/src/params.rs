@@ -110,6 +110,9 @@ declare_params! {
     soppo_distance: 5, 1, 16;
     /// df-pn probe budget (nodes) at inner nodes where the opponent king is exposed.
     oracle_probe_nodes: 300, 0, 100000;
+    /// df-pn budget (nodes) of the root's threat probe: after each iteration, whether the
+    /// opponent mates after the best move (詰めろ); a move proven so is set aside (0: off).
+    oracle_threat_nodes: 10000, 0, 1000000;
     /// Root df-pn budget per move in milliseconds (0: off).
     oracle_root_ms: 1000, 0, 60000;
     /// 1: with `use_pvs`, re-search a null window that failed high from its value (NegaScout)

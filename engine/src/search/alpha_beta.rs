@@ -26,6 +26,7 @@ use crate::search::history::{piece_to, History, PieceTo, MAX_PLY, NO_PIECE_TO};
 use crate::search::move_picker::{attacks_a_piece, is_tactical, see, CheckInfo, MovePicker};
 use crate::search::oracle::{mate_in_1, Oracle};
 use crate::search::report::{Score, SearchInfo};
+use crate::search::root_threats::RootThreats;
 use crate::search::soppo::Soppo;
 use crate::search::threads::{skips_depth, SharedSearch, ThreadMemory};
 use crate::search::tt::{Bound, TranspositionTable};
@@ -178,6 +179,8 @@ pub struct Searcher<'a> {
     scratch: MoveList,
     lmr: Vec<[u8; 64]>,
     pub root_moves: Vec<RootMove>,
+    /// The main thread's threat probes of its best root moves.
+    pub root_threats: RootThreats,
     root_depth: i32,
     /// Keys of the positions before the root (up to `REPETITION_WINDOW`) and on the path.
     keys: Vec<u64>,
@@ -248,6 +251,7 @@ impl<'a> Searcher<'a> {
             scratch: MoveList::new(),
             lmr,
             root_moves: Vec::new(),
+            root_threats: RootThreats::default(),
             root_depth: 0,
             keys: root_keys(pos),
             accumulators: {
@@ -535,6 +539,9 @@ impl<'a> Searcher<'a> {
             }
             self.root_depth = depth;
             self.soppo.update(self.params);
+            if self.thread > 0 {
+                self.shared.set_aside.leave_out(&mut self.root_moves);
+            }
             for rm in self.root_moves.iter_mut() {
                 rm.previous_score = rm.score;
                 rm.score = -VALUE_INF;
@@ -584,6 +591,17 @@ impl<'a> Searcher<'a> {
                 break;
             }
             completed = depth as u32;
+            if self.thread == 0 && multipv == 1 {
+                let oracle = &mut *self.oracle;
+                let shared = &self.shared.set_aside;
+                self.root_threats.check_best(
+                    &self.pos,
+                    &mut self.root_moves,
+                    oracle,
+                    self.params,
+                    shared,
+                );
+            }
             let best = self.root_moves[0].mv;
             changed = best != last_best && depth > 1;
             stable_iterations = if best == last_best { stable_iterations + 1 } else { 0 };

@@ -62,6 +62,9 @@ pub struct SearchStats {
     pub soppo_distance: i32,
     pub oracle_probes: u64,
     pub oracle_probe_mates: u64,
+    /// The root's threat probes, and the best moves they set aside (see `root_threats`).
+    pub threat_probes: u64,
+    pub threats_set_aside: u64,
     /// Whether the root oracle's proof decided the move.
     pub root_oracle_used: bool,
 }
@@ -451,6 +454,9 @@ impl SearchGroup<'_> {
             let mut from_helper = false;
             if multipv == 1 {
                 for r in &results {
+                    if shared.set_aside.contains(r.best.mv) {
+                        continue;
+                    }
                     if r.depth > depth && r.best.score > rm.score && r.best.score > -VALUE_INF {
                         depth = r.depth;
                         rm = &r.best;
@@ -523,6 +529,8 @@ impl SearchGroup<'_> {
                 soppo_distance: searcher.soppo.distance(),
                 oracle_probes: searcher.oracle.probes,
                 oracle_probe_mates: searcher.oracle.mates,
+                threat_probes: searcher.root_threats.probes,
+                threats_set_aside: searcher.root_threats.set_aside,
                 root_oracle_used: used,
             };
             let outcome =

@@ -23,6 +23,7 @@ pub mod oracle;
 pub mod ponder;
 pub mod qsearch;
 pub mod report;
+pub mod root_threats;
 pub mod soppo;
 pub mod table_plan;
 pub mod threads;

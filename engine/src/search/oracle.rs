@@ -79,6 +79,14 @@ impl Oracle {
             && attacked >= params.oracle_probe_attacks as u32
     }
 
+    /// The probes' solver (made at the first probe, with the table `oracle_probe_hash_mb`).
+    fn solver(&mut self, params: &Params) -> &mut Solver {
+        let hash_mb = params.oracle_probe_hash_mb.max(1) as usize;
+        self.solver.get_or_insert_with(|| {
+            Solver::new(SolverConfig { hash_mb, rules: Rules::Pure, ..SolverConfig::default() })
+        })
+    }
+
     /// Looks for a mate by the side to move within the probe budget. Returns the mating line
     /// (its length is the mate distance in plies).
     pub fn probe(&mut self, pos: &Position, params: &Params) -> Option<Vec<Move>> {
@@ -87,10 +95,7 @@ impl Oracle {
         if self.failed[slot] == key {
             return None;
         }
-        let hash_mb = params.oracle_probe_hash_mb.max(1) as usize;
-        let solver = self.solver.get_or_insert_with(|| {
-            Solver::new(SolverConfig { hash_mb, rules: Rules::Pure, ..SolverConfig::default() })
-        });
+        let solver = self.solver(params);
         let limits = Limits { time: None, nodes: Some(params.oracle_probe_nodes.max(1) as u64) };
         let never = AtomicBool::new(false);
         let result = solver.solve(pos, &limits, &never, &mut |_| {});
@@ -105,6 +110,34 @@ impl Oracle {
                 self.failed[slot] = key;
                 None
             }
+        }
+    }
+}
+
+impl Oracle {
+    /// The threat probe (詰めろ): whether the opponent mates after our move `mv` from `pos`,
+    /// proven within `nodes` df-pn nodes; the mating line from the opponent's first move.
+    /// A move that gives check is not asked (the opponent must answer it first).
+    pub fn threat_after(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        nodes: u64,
+        params: &Params,
+    ) -> Option<Vec<Move>> {
+        let mut after = pos.clone();
+        after.make_move(mv);
+        if after.in_check() {
+            return None;
+        }
+        let solver = self.solver(params);
+        let limits = Limits { time: None, nodes: Some(nodes.max(1)) };
+        let never = AtomicBool::new(false);
+        let result = solver.solve(&after, &limits, &never, &mut |_| {});
+        self.nodes += result.nodes;
+        match result.outcome {
+            Outcome::Mate(pv) if !pv.is_empty() => Some(pv),
+            _ => None,
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::eval::EvalCache;
 use crate::search::correction::CorrectionHistory;
 use crate::search::history::History;
 use crate::search::oracle::Oracle;
+use crate::search::root_threats::SetAside;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Entries of the evaluation cache of a thread (a power of two; 8 bytes each).
@@ -62,6 +63,8 @@ impl Default for ThreadMemory {
 pub struct SharedSearch {
     nodes: Vec<AtomicU64>,
     stop: AtomicBool,
+    /// Root moves the main thread's threat probe proved to let the opponent mate.
+    pub set_aside: SetAside,
 }
 
 impl SharedSearch {
@@ -69,6 +72,7 @@ impl SharedSearch {
         SharedSearch {
             nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
             stop: AtomicBool::new(false),
+            set_aside: SetAside::default(),
         }
     }
 

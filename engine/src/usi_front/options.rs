@@ -87,7 +87,7 @@ impl SoppoChoice {
 }
 
 const SOPPO_PARAM: &str = "soppo_mode";
-const ORACLE_PARAMS: [&str; 2] = ["oracle_probe_nodes", "oracle_root_ms"];
+const ORACLE_PARAMS: [&str; 3] = ["oracle_probe_nodes", "oracle_root_ms", "oracle_threat_nodes"];
 
 fn has_param(name: &str) -> bool {
     Params::SPECS.iter().any(|s| s.name == name)
