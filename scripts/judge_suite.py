@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -64,11 +65,12 @@ class Usi:
             if line.startswith(token):
                 return line
 
-    def go(self, position, nodes):
-        """(best move, score for the side to move or None)."""
+    def go(self, position, nodes, movetime=None):
+        """(best move, score for the side to move or None); a fixed number of nodes, or a
+        fixed time in milliseconds when `movetime` is given."""
         self.send("usinewgame")
         self.send(position)
-        self.send(f"go nodes {nodes}")
+        self.send(f"go movetime {movetime}" if movetime else f"go nodes {nodes}")
         score = None
         while True:
             line = self.p.stdout.readline()
@@ -104,6 +106,154 @@ def read_positions(path):
 
 def read_moves(path):
     return dict((int(i), m) for i, m in (line.split() for line in open(path)))
+
+
+def games(records):
+    """(game name, record head, base position, moves, plies counted by the record) of every
+    game of `tsumugi match --record` files."""
+    for path in records:
+        lines = open(path).read().split("\n")
+        for i, head in enumerate(lines[:-1]):
+            if not head.startswith("# game"):
+                continue
+            base, _, moves = lines[i + 1].partition(" moves ")
+            number = head.split()[2]
+            plies = re.search(r" plies=(\d+)", head)
+            yield (f"{os.path.basename(path)}#{number}", head, base, moves.split(),
+                   int(plies.group(1)) if plies else 0)
+
+
+def ours_black(head, name):
+    """Whether our player (its name starts with `name`) has black in the game of `head`."""
+    black = head.split(" black=", 1)[1].split(" white=", 1)[0]
+    return black.startswith(name)
+
+
+def we_lost(head, name):
+    result = re.search(r" result=(\S+)", head)
+    if not result or result.group(1) not in ("1-0", "0-1"):
+        return False
+    return (result.group(1) == "1-0") != ours_black(head, name)
+
+
+def our_turn(base, k, black):
+    """Whether the position after `k` moves from `base` has our side to move."""
+    return ((k % 2 == 0) == (" b " in base)) == black
+
+
+def clipped(v, limit):
+    return max(-limit, min(limit, v))
+
+
+def races(args):
+    """The race suite: in each game we lost after more than --min-plies plies, our move whose
+    value in the judge's eyes fell most (before it, after it), among our last moves
+    (--window plies) where the judge still had us at --floor or better before the move."""
+    lost = [g for g in games(args.records) if g[4] > args.min_plies and we_lost(g[1], args.name)]
+    asks = []
+    for game, head, base, moves, _ in lost:
+        black = ours_black(head, args.name)
+        for k in range(max(0, len(moves) - args.window), len(moves)):
+            if our_turn(base, k, black):
+                before = base + " moves " + " ".join(moves[:k])
+                asks.append((game, k, before, moves[k]))
+
+    def work(chunk):
+        judge = Usi(args.judge, args.judge_option)
+        seen = {}
+        for game, k, before, played in chunk:
+            best, score = judge.go(before, args.nodes)
+            if score is None or best in ("resign", "win"):
+                continue
+            _, after_played = judge.go(before + " " + played, args.nodes)
+            _, after_best = judge.go(before + " " + best, args.nodes)
+            if after_played is None or after_best is None:
+                continue
+            seen[(game, k)] = (before, best, -after_best, played, -after_played, score)
+        judge.quit()
+        return seen
+
+    judged = in_parallel(args.jobs, asks, work)
+    suite = []
+    for game in sorted({g for g, _ in judged}):
+        ks = [k for g, k in judged if g == game]
+        playable = [k for k in ks if judged[(game, k)][5] >= args.floor]
+        if not playable:
+            continue
+        worst = max(playable, key=lambda k: judged[(game, k)][2] - judged[(game, k)][4])
+        before, best, best_value, played, played_value, _ = judged[(game, worst)]
+        if best == played or best_value - played_value < args.min_margin:
+            continue
+        view = judged[(game, worst)][5]
+        suite.append((before, best, best_value, played, played_value, view, game, worst))
+    with open(args.out, "w") as f:
+        f.write(f"# race suite: {len(suite)} positions before our worst move in the {len(lost)} "
+                f"games we lost after more than {args.min_plies} plies; judged at {args.nodes} "
+                "nodes\n# position\tjudge's move\tits value\tour move\tits value\t"
+                "the judge's view\tgame\tply\n")
+        for row in suite:
+            f.write("\t".join(str(x) for x in row) + "\n")
+    print(f"{len(suite)} race positions from {len(lost)} lost long games -> {args.out}")
+
+
+def read_suite(path):
+    rows = []
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        fields = line.rstrip("\n").split("\t")
+        pos, best, best_value, played, played_value, view, game, ply = fields
+        rows.append((pos, best, int(best_value), played, int(played_value), int(view), game,
+                     int(ply)))
+    return rows
+
+
+def race_score(args):
+    """How an engine configuration plays the race suite: how often its move is the judge's or
+    one the judge values within --margin of it, and its evaluation's bias (its own score of
+    the position minus the judge's, centipawns, clipped to ±--bias-clip)."""
+    suite = read_suite(args.suite)
+
+    def work(chunk):
+        engine = Usi(args.engine, args.set)
+        out = {i: engine.go(suite[i][0], args.nodes, args.movetime) for i in chunk}
+        engine.quit()
+        return out
+
+    chosen = in_parallel(args.jobs, list(range(len(suite))), work)
+    cache_path = args.suite + f".judge{args.judge_nodes}.json"
+    cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
+    todo = sorted({(i, chosen[i][0]) for i in chosen if f"{i} {chosen[i][0]}" not in cache})
+
+    def judge_work(chunk):
+        judge = Usi(args.judge, args.judge_option)
+        values = {}
+        for i, m in chunk:
+            if m in ("resign", "win"):
+                values[f"{i} {m}"] = -30000 if m == "resign" else 30000
+                continue
+            _, score = judge.go(suite[i][0] + " " + m, args.judge_nodes)
+            values[f"{i} {m}"] = -(score if score is not None else 0)
+        judge.quit()
+        return values
+
+    if todo:
+        cache.update(in_parallel(args.jobs, todo, judge_work))
+        json.dump(cache, open(cache_path, "w"))
+    hits, bias, same = 0, [], 0
+    for i, (pos, best, best_value, played, played_value, view, game, ply) in enumerate(suite):
+        move, score = chosen[i]
+        value = cache[f"{i} {move}"]
+        same += move == best
+        hits += move == best or value >= best_value - args.margin
+        if score is not None:
+            bias.append(clipped(score, args.bias_clip) - clipped(view, args.bias_clip))
+    n = len(suite)
+    mean_bias = statistics.mean(bias) if bias else 0.0
+    se = statistics.pstdev(bias) / len(bias) ** 0.5 if bias else 0.0
+    print(f"{args.engine} {' '.join(args.set)}: judge's move or within {args.margin} cp "
+          f"{hits}/{n} ({100 * hits / max(n, 1):.0f} %), the judge's move {same}/{n}; "
+          f"bias {mean_bias:+.0f} ± {se:.0f} cp over {len(bias)}")
 
 
 def collect(args):
@@ -229,8 +379,37 @@ def main():
     j.add_argument("--cache")
     j.add_argument("--jobs", **jobs)
 
+    r = sub.add_parser("races", help="the race suite from the lost long games of records")
+    r.add_argument("records", nargs="+")
+    r.add_argument("--out", required=True)
+    r.add_argument("--judge", required=True)
+    r.add_argument("--judge-option", action="append", default=[])
+    r.add_argument("--name", default="tsumugi", help="our player's name in the records")
+    r.add_argument("--min-plies", type=int, default=120)
+    r.add_argument("--window", type=int, default=60, help="the last plies of a game looked at")
+    r.add_argument("--floor", type=int, default=-300,
+                   help="the judge's least view of us before the move")
+    r.add_argument("--min-margin", type=int, default=200,
+                   help="least loss of our move against the judge's")
+    r.add_argument("--nodes", type=int, default=700000)
+    r.add_argument("--jobs", **jobs)
+
+    rs = sub.add_parser("race-score", help="one configuration on the race suite")
+    rs.add_argument("--suite", required=True)
+    rs.add_argument("--engine", required=True)
+    rs.add_argument("--set", action="append", default=[], help="USI option NAME=VALUE")
+    rs.add_argument("--movetime", type=int, default=200, help="ms a move (0: --nodes)")
+    rs.add_argument("--nodes", type=int, default=180000)
+    rs.add_argument("--judge", required=True)
+    rs.add_argument("--judge-option", action="append", default=[])
+    rs.add_argument("--judge-nodes", type=int, default=700000)
+    rs.add_argument("--margin", type=int, default=100)
+    rs.add_argument("--bias-clip", type=int, default=2000)
+    rs.add_argument("--jobs", **jobs)
+
     args = ap.parse_args()
-    {"collect": collect, "moves": choose, "judge": judge}[args.command](args)
+    {"collect": collect, "moves": choose, "judge": judge, "races": races,
+     "race-score": race_score}[args.command](args)
 
 
 if __name__ == "__main__":

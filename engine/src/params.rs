@@ -113,6 +113,9 @@ declare_params! {
     /// df-pn budget (nodes) of the root's threat probe: after each iteration, whether the
     /// opponent mates after the best move (詰めろ); a move proven so is set aside (0: off).
     oracle_threat_nodes: 10000, 0, 1000000;
+    /// ...from iterations of at least this depth (the best move of the first iterations
+    /// changes too often to be worth a probe each).
+    oracle_threat_depth: 6, 1, 64;
     /// Root df-pn budget per move in milliseconds (0: off).
     oracle_root_ms: 1000, 0, 60000;
     /// 1: with `use_pvs`, re-search a null window that failed high from its value (NegaScout)

@@ -591,16 +591,8 @@ impl<'a> Searcher<'a> {
                 break;
             }
             completed = depth as u32;
-            if self.thread == 0 && multipv == 1 {
-                let oracle = &mut *self.oracle;
-                let shared = &self.shared.set_aside;
-                self.root_threats.check_best(
-                    &self.pos,
-                    &mut self.root_moves,
-                    oracle,
-                    self.params,
-                    shared,
-                );
+            if self.thread == 0 && multipv == 1 && depth >= self.params.oracle_threat_depth {
+                self.set_aside_mated_best(depth);
             }
             let best = self.root_moves[0].mv;
             changed = best != last_best && depth > 1;
@@ -620,13 +612,45 @@ impl<'a> Searcher<'a> {
                     note: None,
                 });
             }
-            // A proven mate needs no deeper search once the depth covers it.
+            // A proven mate needs no deeper search once the depth covers it (a move without a
+            // score of this iteration proves nothing).
             let s = self.root_moves[0].score;
-            if multipv == 1 && s.abs() >= VALUE_MATE_IN_MAX && VALUE_MATE - s.abs() < depth {
+            if multipv == 1
+                && s > -VALUE_INF
+                && s.abs() >= VALUE_MATE_IN_MAX
+                && VALUE_MATE - s.abs() < depth
+            {
                 break;
             }
         }
         completed
+    }
+
+    /// The root's threat probe after a completed iteration at `depth` (see [`RootThreats`]):
+    /// while the best move is proven to let the opponent mate, it is set aside and the root is
+    /// searched again at this depth with a full window, so that the next best has a score of
+    /// this iteration (the moves below the best have none after a null-window search).
+    fn set_aside_mated_best(&mut self, depth: i32) {
+        loop {
+            let oracle = &mut *self.oracle;
+            let shared = &self.shared.set_aside;
+            let removed = self.root_threats.check_best(
+                &self.pos,
+                &mut self.root_moves,
+                oracle,
+                self.params,
+                shared,
+            );
+            if removed.is_empty() || self.stopped {
+                return;
+            }
+            self.seldepth = 0;
+            self.root_search(-VALUE_INF, VALUE_INF, depth, 0);
+            self.sort_root(0);
+            if self.stopped {
+                return;
+            }
+        }
     }
 
     /// Orders root moves by this iteration's score, then the previous one (stable).
