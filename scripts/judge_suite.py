@@ -70,7 +70,11 @@ class Usi:
         fixed time in milliseconds when `movetime` is given."""
         self.send("usinewgame")
         self.send(position)
-        self.send(f"go movetime {movetime}" if movetime else f"go nodes {nodes}")
+        # YaneuraOu plays at once on `go nodes` alone (no time given is no time): a long
+        # byoyomi beside the node limit lets the limit decide.
+        limit = (f"movetime {movetime}" if movetime
+                 else f"btime 0 wtime 0 byoyomi 3600000 nodes {nodes}")
+        self.send(f"go {limit}")
         score = None
         while True:
             line = self.p.stdout.readline()

@@ -634,12 +634,14 @@ impl<'a> Searcher<'a> {
         loop {
             let oracle = &mut *self.oracle;
             let shared = &self.shared.set_aside;
+            let control = self.control;
             let removed = self.root_threats.check_best(
                 &self.pos,
                 &mut self.root_moves,
                 oracle,
                 self.params,
                 shared,
+                &|| control.time_left(),
             );
             if removed.is_empty() || self.stopped {
                 return;

@@ -124,6 +124,15 @@ impl SearchControl {
         clock.hard.map(|hard| self.since(&clock).saturating_sub(hard))
     }
 
+    /// Time left before the hard limit (`None` without one, or while pondering).
+    pub fn time_left(&self) -> Option<Duration> {
+        if self.is_pondering() {
+            return None;
+        }
+        let clock = *self.clock.lock();
+        clock.hard.map(|hard| hard.saturating_sub(self.since(&clock)))
+    }
+
     /// Time since the clock base.
     pub fn elapsed(&self) -> Duration {
         let clock = *self.clock.lock();
@@ -168,6 +177,21 @@ mod tests {
     use super::*;
 
     const MINUTE: Duration = Duration::from_secs(60);
+
+    /// The time left runs down to zero at the hard limit and stays there; none without a hard
+    /// limit or while pondering.
+    #[test]
+    fn time_left_counts_down_to_the_hard_limit() {
+        let ms = Duration::from_millis;
+        let c = SearchControl::stepped(None, Some(ms(100)), ms(30));
+        let left: Vec<_> = (0..5).filter_map(|_| c.time_left()).collect();
+        assert_eq!(left, vec![ms(70), ms(40), ms(10), ms(0), ms(0)]);
+        assert_eq!(SearchControl::unlimited().time_left(), None);
+        let pondering = SearchControl::new(Some(ms(50)), Some(ms(100)), true);
+        assert_eq!(pondering.time_left(), None);
+        pondering.ponderhit(Some(ms(50)), Some(ms(100)));
+        assert!(pondering.time_left().is_some());
+    }
 
     #[test]
     fn a_stable_search_stops_early_only_when_time_can_be_saved() {

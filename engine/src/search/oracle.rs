@@ -116,13 +116,15 @@ impl Oracle {
 
 impl Oracle {
     /// The threat probe (詰めろ): whether the opponent mates after our move `mv` from `pos`,
-    /// proven within `nodes` df-pn nodes; the mating line from the opponent's first move.
-    /// A move that gives check is not asked (the opponent must answer it first).
+    /// proven within `nodes` df-pn nodes and `time` (the search's time left); the mating line
+    /// from the opponent's first move. A move that gives check is not asked (the opponent
+    /// must answer it first).
     pub fn threat_after(
         &mut self,
         pos: &Position,
         mv: Move,
         nodes: u64,
+        time: Option<Duration>,
         params: &Params,
     ) -> Option<Vec<Move>> {
         let mut after = pos.clone();
@@ -131,7 +133,7 @@ impl Oracle {
             return None;
         }
         let solver = self.solver(params);
-        let limits = Limits { time: None, nodes: Some(nodes.max(1)) };
+        let limits = Limits { time, nodes: Some(nodes.max(1)) };
         let never = AtomicBool::new(false);
         let result = solver.solve(&after, &limits, &never, &mut |_| {});
         self.nodes += result.nodes;

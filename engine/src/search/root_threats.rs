@@ -7,13 +7,15 @@
 //! of ours with mates our search had not seen; the better move was often a defensive drop).
 //! The probe runs on the main thread after each completed iteration, for the best move only,
 //! once per move and search; a move it proves mated is removed from the root moves (never the
-//! last one), and the helpers leave it out from their next iteration.
+//! last one), and the helpers leave it out from their next iteration. Off by default
+//! (`oracle_threat_nodes` 0): against YaneuraOu level 9 it has not paid for its time yet.
 
 use crate::params::Params;
 use crate::search::alpha_beta::RootMove;
 use crate::search::oracle::Oracle;
 use parking_lot::Mutex;
 use shogi::{Move, Position};
+use std::time::Duration;
 
 /// Probes one search may make after one iteration: a best move set aside makes the next one
 /// best, which is probed in turn.
@@ -40,6 +42,7 @@ impl RootThreats {
 
     /// Probes the best root move (`root_moves[0]` of `pos`) unless already done; while the
     /// opponent is proven to mate after it, sets it aside (into `shared`) and probes the next.
+    /// `time_left` says how long a probe may take (`None`: no limit; zero: no probe).
     /// Returns the moves set aside now.
     pub fn check_best(
         &mut self,
@@ -48,6 +51,7 @@ impl RootThreats {
         oracle: &mut Oracle,
         params: &Params,
         shared: &SetAside,
+        time_left: &dyn Fn() -> Option<Duration>,
     ) -> Vec<Move> {
         let mut removed = Vec::new();
         let nodes = params.oracle_threat_nodes;
@@ -59,9 +63,13 @@ impl RootThreats {
             if root_moves.len() <= 1 || self.probed.contains(&best) {
                 break;
             }
+            let time = time_left();
+            if time.is_some_and(|t| t.is_zero()) {
+                break;
+            }
             self.probed.push(best);
             self.probes += 1;
-            if oracle.threat_after(pos, best, nodes as u64, params).is_none() {
+            if oracle.threat_after(pos, best, nodes as u64, time, params).is_none() {
                 break;
             }
             root_moves.remove(0);
@@ -116,6 +124,10 @@ mod tests {
             .collect()
     }
 
+    fn no_clock() -> Option<Duration> {
+        None
+    }
+
     fn position(sfen: &str) -> Position {
         Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"))
     }
@@ -125,11 +137,12 @@ mod tests {
     #[test]
     fn a_move_that_allows_a_mate_is_set_aside_and_the_next_is_kept() {
         let pos = position("k8/9/9/9/9/7n1/P8/9/7GK b g 1");
-        let params = Params::default();
+        let params = Params { oracle_threat_nodes: 10_000, ..Params::default() };
         let (mut oracle, shared) = (Oracle::new(), SetAside::default());
         let mut threats = RootThreats::default();
         let mut moves = root_moves(&pos, &["2i3h", "9g9f"]);
-        let removed = threats.check_best(&pos, &mut moves, &mut oracle, &params, &shared);
+        let removed =
+            threats.check_best(&pos, &mut moves, &mut oracle, &params, &shared, &no_clock);
         let gold_away = pos.parse_usi_move("2i3h").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(removed, vec![gold_away]);
         assert_eq!(moves.len(), 1);
@@ -139,8 +152,12 @@ mod tests {
         assert_eq!((threats.probes, threats.set_aside), (1, 1));
         // Each move is probed once a search.
         let mut again = root_moves(&pos, &["9g9f", "2i3h"]);
-        assert!(threats.check_best(&pos, &mut again, &mut oracle, &params, &shared).is_empty());
-        assert!(threats.check_best(&pos, &mut again, &mut oracle, &params, &shared).is_empty());
+        assert!(threats
+            .check_best(&pos, &mut again, &mut oracle, &params, &shared, &no_clock)
+            .is_empty());
+        assert!(threats
+            .check_best(&pos, &mut again, &mut oracle, &params, &shared, &no_clock)
+            .is_empty());
         assert_eq!((threats.probes, again.len()), (2, 2));
         // A helper's list loses the move too.
         let mut helper = root_moves(&pos, &["9g9f", "2i3h"]);
@@ -151,7 +168,15 @@ mod tests {
         let off = Params { oracle_threat_nodes: 0, ..Params::default() };
         let mut moves = root_moves(&pos, &["2i3h", "9g9f"]);
         let mut fresh = RootThreats::default();
-        assert!(fresh.check_best(&pos, &mut moves, &mut oracle, &off, &shared).is_empty());
+        assert!(fresh
+            .check_best(&pos, &mut moves, &mut oracle, &off, &shared, &no_clock)
+            .is_empty());
+        assert_eq!((fresh.probes, moves.len()), (0, 2));
+        // No time left: nothing probed.
+        let spent = || Some(Duration::ZERO);
+        assert!(fresh
+            .check_best(&pos, &mut moves, &mut oracle, &params, &shared, &spent)
+            .is_empty());
         assert_eq!((fresh.probes, moves.len()), (0, 2));
     }
 
@@ -162,8 +187,9 @@ mod tests {
         let (mut oracle, shared) = (Oracle::new(), SetAside::default());
         let mut moves = root_moves(&pos, &["2i3h"]);
         let mut threats = RootThreats::default();
+        let params = Params { oracle_threat_nodes: 10_000, ..Params::default() };
         let removed =
-            threats.check_best(&pos, &mut moves, &mut oracle, &Params::default(), &shared);
+            threats.check_best(&pos, &mut moves, &mut oracle, &params, &shared, &no_clock);
         assert!(removed.is_empty() && moves.len() == 1 && threats.probes == 0);
     }
 }
