@@ -70,8 +70,8 @@ class Usi:
         fixed time in milliseconds when `movetime` is given."""
         self.send("usinewgame")
         self.send(position)
-        # YaneuraOu plays at once on `go nodes` alone (no time given is no time): a long
-        # byoyomi beside the node limit lets the limit decide.
+        # YaneuraOu answers `go nodes` alone almost at once (no time given is no time): a
+        # long byoyomi beside the node limit lets the limit decide.
         limit = (f"movetime {movetime}" if movetime
                  else f"btime 0 wtime 0 byoyomi 3600000 nodes {nodes}")
         self.send(f"go {limit}")

@@ -3,9 +3,8 @@
 //!
 //! In a mating race the alpha-beta search at a fraction of a second sees the opponent's mate
 //! only a few plies deep; a df-pn search of the position after our move, with the opponent
-//! attacking, sees much further for a few milliseconds (YaneuraOu level 9 turned won races
-//! of ours with mates our search had not seen; the better move was often a defensive drop).
-//! The probe runs on the main thread after each completed iteration, for the best move only,
+//! attacking, sees much further for a few milliseconds (two of the eight positions of the race
+//! suite, `benches/race_suite.tsv`, are moves of ours that allowed a mate). The probe runs on the main thread after each completed iteration, for the best move only,
 //! once per move and search; a move it proves mated is removed from the root moves (never the
 //! last one), and the helpers leave it out from their next iteration. Off by default
 //! (`oracle_threat_nodes` 0): against YaneuraOu level 9 it has not paid for its time yet.
@@ -33,13 +32,6 @@ pub struct RootThreats {
 }
 
 impl RootThreats {
-    /// A new search's (nothing probed yet).
-    pub fn clear(&mut self) {
-        self.probed.clear();
-        self.set_aside = 0;
-        self.probes = 0;
-    }
-
     /// Probes the best root move (`root_moves[0]` of `pos`) unless already done; while the
     /// opponent is proven to mate after it, sets it aside (into `shared`) and probes the next.
     /// `time_left` says how long a probe may take (`None`: no limit; zero: no probe).
