@@ -104,6 +104,31 @@ def in_parallel(jobs, items, work):
     return merged
 
 
+def judged_values(positions, pairs, cache_path, judge, options, nodes, jobs):
+    """The judge's value of each (position index, move) of `pairs`, from the side that chose
+    the move, as a dict keyed "<index> <move>"; kept in `cache_path` and searched only when
+    missing there."""
+    cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
+    todo = sorted(p for p in pairs if f"{p[0]} {p[1]}" not in cache)
+
+    def work(chunk):
+        engine = Usi(judge, options)
+        values = {}
+        for i, m in chunk:
+            if m in ("resign", "win"):
+                values[f"{i} {m}"] = -30000 if m == "resign" else 30000
+                continue
+            _, score = engine.go(positions[i] + " " + m, nodes)
+            values[f"{i} {m}"] = -(score if score is not None else 0)
+        engine.quit()
+        return values
+
+    if todo:
+        cache.update(in_parallel(jobs, todo, work))
+        json.dump(cache, open(cache_path, "w"))
+    return cache
+
+
 def read_positions(path):
     return [line.rstrip("\n") for line in open(path) if line.strip()]
 
@@ -225,25 +250,9 @@ def race_score(args):
         return out
 
     chosen = in_parallel(args.jobs, list(range(len(suite))), work)
-    cache_path = args.suite + f".judge{args.judge_nodes}.json"
-    cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
-    todo = sorted({(i, chosen[i][0]) for i in chosen if f"{i} {chosen[i][0]}" not in cache})
-
-    def judge_work(chunk):
-        judge = Usi(args.judge, args.judge_option)
-        values = {}
-        for i, m in chunk:
-            if m in ("resign", "win"):
-                values[f"{i} {m}"] = -30000 if m == "resign" else 30000
-                continue
-            _, score = judge.go(suite[i][0] + " " + m, args.judge_nodes)
-            values[f"{i} {m}"] = -(score if score is not None else 0)
-        judge.quit()
-        return values
-
-    if todo:
-        cache.update(in_parallel(args.jobs, todo, judge_work))
-        json.dump(cache, open(cache_path, "w"))
+    cache = judged_values([row[0] for row in suite], {(i, chosen[i][0]) for i in chosen},
+                          args.suite + f".judge{args.judge_nodes}.json", args.judge,
+                          args.judge_option, args.judge_nodes, args.jobs)
     hits, bias, same = 0, [], 0
     for i, (pos, best, best_value, played, played_value, view, game, ply) in enumerate(suite):
         move, score = chosen[i]
@@ -313,26 +322,10 @@ def choose(args):
 
 def judge(args):
     positions = read_positions(args.positions)
-    cache_path = args.cache or args.positions + f".judge{args.nodes}.json"
-    cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
     sets = [read_moves(path) for path in args.moves]
-    todo = sorted({(i, m) for s in sets for i, m in s.items() if f"{i} {m}" not in cache})
-
-    def work(chunk):
-        engine = Usi(args.judge, args.judge_option)
-        values = {}
-        for i, m in chunk:
-            if m in ("resign", "win"):
-                values[f"{i} {m}"] = -30000 if m == "resign" else 30000
-                continue
-            _, score = engine.go(positions[i] + " " + m, args.nodes)
-            values[f"{i} {m}"] = -(score if score is not None else 0)
-        engine.quit()
-        return values
-
-    if todo:
-        cache.update(in_parallel(args.jobs, todo, work))
-        json.dump(cache, open(cache_path, "w"))
+    cache = judged_values(positions, {(i, m) for s in sets for i, m in s.items()},
+                          args.cache or args.positions + f".judge{args.nodes}.json", args.judge,
+                          args.judge_option, args.nodes, args.jobs)
 
     def value(i, m):
         return max(-CLIP, min(CLIP, cache[f"{i} {m}"]))
