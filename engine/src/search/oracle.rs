@@ -112,9 +112,7 @@ impl Oracle {
             }
         }
     }
-}
 
-impl Oracle {
     /// The threat probe (詰めろ): whether the opponent mates after our move `mv` from `pos`,
     /// proven within `nodes` df-pn nodes and `time` (the search's time left); the mating line
     /// from the opponent's first move. A move that gives check is not asked (the opponent
