@@ -8,6 +8,7 @@ use crate::learn::fit::{fit, prepare, FitSettings};
 use crate::learn::gen::{self, GenSettings};
 use crate::learn::import::{import_game, read_records, ImportSettings};
 use crate::learn::network_fit::{train, Encoded, NetSettings};
+use crate::learn::network_model::FloatNet;
 use crate::matches::args::{default_openings, params_from};
 use crate::matches::openings::{read_openings, Opening};
 use crate::tools::chart::LineChart;
@@ -77,6 +78,10 @@ pub struct NetArgs {
     /// Decay of the buckets' own first-layer rows towards the shared ones.
     #[arg(long, default_value_t = NetSettings::default().bucket_decay)]
     pub bucket_decay: f32,
+    /// Go on from this network (a network file of `learn net`; `network` names the built-in
+    /// one) instead of small random weights: epoch 0 is then its losses on the same positions.
+    #[arg(long, value_name = "FILE")]
+    pub start: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -364,6 +369,16 @@ fn run_fit(args: &FitArgs) -> Result<(), String> {
 }
 
 fn run_net(args: &NetArgs) -> Result<(), String> {
+    // The starting network is read first: a wrong file is told before the data are read.
+    let start = match &args.start {
+        None => None,
+        Some(path) => match EvalChoice::load(path)? {
+            EvalChoice::Network(net) => Some(FloatNet::from_network(&net)),
+            EvalChoice::Linear(_) => {
+                return Err(format!("{}: --start takes a network file", path.display()))
+            }
+        },
+    };
     // Read line by line into the encoding: a million positions as `Sample`s would not fit.
     let mut encoded = Encoded::new();
     let mut seen = std::collections::HashSet::new();
@@ -416,7 +431,7 @@ fn run_net(args: &NetArgs) -> Result<(), String> {
         read - encoded.len()
     );
     let started = Instant::now();
-    let fitted = train(&mut encoded, &settings, |epoch, e| {
+    let fitted = train(&mut encoded, &settings, start, |epoch, e| {
         eprintln!(
             "epoch {epoch}: loss {:.6}, held out {:.6} ({:.0} s)",
             e.train_loss,

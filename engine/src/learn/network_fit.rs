@@ -137,10 +137,12 @@ pub fn loss_of_values(
     }
 }
 
-/// Trains a network on `data`; `on_epoch` hears each epoch as it ends.
+/// Trains a network on `data`, from `start` (a network to go on from, whose losses are then
+/// epoch 0's) or from small random weights; `on_epoch` hears each epoch as it ends.
 pub fn train(
     data: &mut Encoded,
     settings: &NetSettings,
+    start: Option<FloatNet>,
     mut on_epoch: impl FnMut(usize, &Epoch),
 ) -> Result<NetFit, String> {
     let train: Vec<usize> = (0..data.len()).filter(|&i| !data.held_out[i]).collect();
@@ -155,7 +157,7 @@ pub fn train(
     }
     let data = &*data;
     let threads = settings.threads.max(1);
-    let mut net = FloatNet::new(settings.seed);
+    let mut net = start.unwrap_or_else(|| FloatNet::new(settings.seed));
     let measure = |net: &FloatNet| {
         let losses = parallel_map(threads, data.len(), |i| {
             let y = net.forward(data.views(i), &mut Trace::new());
@@ -356,12 +358,40 @@ mod tests {
         let samples = made_up(40);
         let (mut data, _) = Encoded::of(&samples, 60);
         assert!(data.len() > 1000, "{}", data.len());
-        let a = train(&mut data, &tiny_settings(), |_, _| {}).expect("train");
+        let a = train(&mut data, &tiny_settings(), None, |_, _| {}).expect("train");
         assert!(a.epochs[a.best_epoch].train_loss < 0.8 * a.epochs[0].train_loss, "{:?}", a.epochs);
         let two = NetSettings { threads: 2, ..tiny_settings() };
-        let b = train(&mut data, &two, |_, _| {}).expect("train");
+        let b = train(&mut data, &two, None, |_, _| {}).expect("train");
         assert!(a.net.quantise() == b.net.quantise());
         assert_eq!(a.epochs, b.epochs);
+    }
+
+    /// A network file read back into the trainer quantises to the same file, and a run from
+    /// it starts where that network stands: epoch 0's loss is the engine's network's loss.
+    #[test]
+    fn training_goes_on_from_a_network_file() {
+        let builtin = crate::eval::network::builtin().expect("a built-in network");
+        let start = FloatNet::from_network(&builtin);
+        assert!(start.quantise() == *builtin, "the round trip changed the network");
+        let samples = made_up(10);
+        let (mut data, _) = Encoded::of(&samples, 60);
+        let settings = NetSettings { epochs: 1, ..tiny_settings() };
+        let fit = train(&mut data, &settings, Some(start), |_, _| {}).expect("train");
+        let engine_loss = loss_of_values(
+            (0..data.len()).filter(|&i| !data.held_out[i]).map(|i| {
+                let v = crate::learn::network_model::quantised_eval_cp(&builtin, &data, i);
+                (v as f32, data.scores[i], data.results[i])
+            }),
+            &settings,
+            400.0,
+        );
+        let epoch0 = fit.epochs[0].train_loss;
+        assert!(
+            (epoch0 - engine_loss).abs() < 0.02 * engine_loss,
+            "{epoch0} against {engine_loss}"
+        );
+        let fresh = train(&mut data, &settings, None, |_, _| {}).expect("train");
+        assert!((fresh.epochs[0].train_loss - engine_loss).abs() > 0.1 * engine_loss);
     }
 
     /// The quantised network gives about the float network's value, through the engine's
@@ -370,7 +400,7 @@ mod tests {
     fn the_quantised_network_evaluates_as_the_float_one() {
         let samples = made_up(10);
         let (mut data, _) = Encoded::of(&samples, 60);
-        let fit = train(&mut data, &NetSettings { epochs: 2, ..tiny_settings() }, |_, _| {})
+        let fit = train(&mut data, &NetSettings { epochs: 2, ..tiny_settings() }, None, |_, _| {})
             .expect("train");
         let net = fit.net.quantise();
         let mut worst = 0.0f32;

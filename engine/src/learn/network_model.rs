@@ -67,6 +67,54 @@ impl FloatNet {
         }
     }
 
+    /// The float network of an engine's network (a network file), to train on from there:
+    /// each feature's shared row is the mean of its rows over the king buckets and each
+    /// bucket keeps the rest, so the buckets' decay pulls towards what they have in common,
+    /// as in a network trained here from the start.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let (qa, qw) = (QA as f32, QW as f32);
+        let buckets = FEATURES / PER_BUCKET;
+        let mut ft: Vec<f32> = net.ft_weights.iter().map(|&w| f32::from(w) / qa).collect();
+        let mut psqt: Vec<f32> = net.psqt.iter().map(|&w| w as f32 / (qa * qw)).collect();
+        let mut factor = vec![0.0f32; PER_BUCKET * L1];
+        let mut psqt_factor = vec![0.0f32; PER_BUCKET];
+        for s in 0..PER_BUCKET {
+            let features = (0..buckets).map(|b| b * PER_BUCKET + s);
+            let shared = &mut factor[s * L1..(s + 1) * L1];
+            for f in features.clone() {
+                for (m, &w) in shared.iter_mut().zip(&ft[f * L1..(f + 1) * L1]) {
+                    *m += w / buckets as f32;
+                }
+                psqt_factor[s] += psqt[f] / buckets as f32;
+            }
+            for f in features {
+                for (w, &m) in ft[f * L1..(f + 1) * L1].iter_mut().zip(shared.iter()) {
+                    *w -= m;
+                }
+                psqt[f] -= psqt_factor[s];
+            }
+        }
+        let mut dense = vec![0.0f32; DENSE];
+        for i in 0..L1 {
+            dense[FT_BIAS_AT + i] = f32::from(net.ft_bias[i]) / qa;
+        }
+        for k in 0..L2 * 2 * L1 {
+            dense[L2_AT + k] = f32::from(net.l2_weights[k]) / qw;
+        }
+        for k in 0..L3 * L2 {
+            dense[L3_AT + k] = f32::from(net.l3_weights[k]) / qw;
+        }
+        for j in 0..L2 {
+            dense[L2_BIAS_AT + j] = net.l2_bias[j] as f32 / (qa * qw);
+        }
+        for j in 0..L3 {
+            dense[L3_BIAS_AT + j] = net.l3_bias[j] as f32 / (qa * qw);
+            dense[OUT_AT + j] = f32::from(net.out_weights[j]) / qw;
+        }
+        dense[OUT_BIAS_AT] = net.out_bias as f32 / (qa * qw);
+        FloatNet { ft, factor, psqt, psqt_factor, dense }
+    }
+
     /// The psqt sum of one view.
     fn psqt_sum(&self, features: &[u16]) -> f32 {
         features
