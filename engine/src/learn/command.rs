@@ -243,6 +243,16 @@ fn run_gen(args: &GenArgs) -> Result<(), String> {
     if openings.is_empty() {
         return Err("no openings".to_string());
     }
+    if args.random_moves == 0 && args.games > openings.len() {
+        // At fixed nodes the engine is deterministic: the data would hold each game again.
+        eprintln!(
+            "note: {} games from {} openings without --random-moves: the games after the \
+             first {} play earlier games again",
+            args.games,
+            openings.len(),
+            openings.len()
+        );
+    }
     let settings = GenSettings {
         games: args.games,
         nodes: args.nodes.max(1),

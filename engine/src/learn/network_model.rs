@@ -2,7 +2,7 @@
 //! feature shared by all king buckets (the *factor*), its forward and backward passes, and its
 //! quantisation to the engine's integers.
 
-use crate::eval::network::features::{meaning, Meaning, FEATURES, PER_BUCKET};
+use crate::eval::network::features::{meaning, Meaning, BUCKETS, FEATURES, PER_BUCKET};
 use crate::eval::network::{Network, L1, L2, L3, QA, QW};
 use crate::learn::network_data::Encoded;
 use crate::tools::xorshift::XorShift64;
@@ -73,19 +73,18 @@ impl FloatNet {
     /// as in a network trained here from the start.
     pub fn from_network(net: &Network) -> FloatNet {
         let (qa, qw) = (QA as f32, QW as f32);
-        let buckets = FEATURES / PER_BUCKET;
         let mut ft: Vec<f32> = net.ft_weights.iter().map(|&w| f32::from(w) / qa).collect();
         let mut psqt: Vec<f32> = net.psqt.iter().map(|&w| w as f32 / (qa * qw)).collect();
         let mut factor = vec![0.0f32; PER_BUCKET * L1];
         let mut psqt_factor = vec![0.0f32; PER_BUCKET];
         for s in 0..PER_BUCKET {
-            let features = (0..buckets).map(|b| b * PER_BUCKET + s);
+            let features = (0..BUCKETS).map(|b| b * PER_BUCKET + s);
             let shared = &mut factor[s * L1..(s + 1) * L1];
             for f in features.clone() {
                 for (m, &w) in shared.iter_mut().zip(&ft[f * L1..(f + 1) * L1]) {
-                    *m += w / buckets as f32;
+                    *m += w / BUCKETS as f32;
                 }
-                psqt_factor[s] += psqt[f] / buckets as f32;
+                psqt_factor[s] += psqt[f] / BUCKETS as f32;
             }
             for f in features {
                 for (w, &m) in ft[f * L1..(f + 1) * L1].iter_mut().zip(shared.iter()) {

@@ -3,9 +3,9 @@
 //!
 //! In a mating race the alpha-beta search at a fraction of a second sees the opponent's mate
 //! only a few plies deep; a df-pn search of the position after our move, with the opponent
-//! attacking, sees much further for a few milliseconds (two of the eight positions of the race
-//! suite, `benches/race_suite.tsv`, are moves of ours that allowed a mate). The probe runs on the main thread after each completed iteration, for the best move only,
-//! once per move and search; a move it proves mated is removed from the root moves (never the
+//! attacking, sees much further for a few milliseconds (some positions of the race suite,
+//! `benches/race_suite.tsv`, are moves of ours that allowed a mate). The probe runs on the main
+//! thread after each completed iteration, for the best move only, once per move and search; a move it proves mated is removed from the root moves (never the
 //! last one), and the helpers leave it out from their next iteration. Off by default
 //! (`oracle_threat_nodes` 0): against YaneuraOu level 9 it has not paid for its time yet.
 
