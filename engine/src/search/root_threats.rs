@@ -5,9 +5,10 @@
 //! only a few plies deep; a df-pn search of the position after our move, with the opponent
 //! attacking, sees much further for a few milliseconds (some positions of the race suite,
 //! `benches/race_suite.tsv`, are moves of ours that allowed a mate). The probe runs on the main
-//! thread after each completed iteration, for the best move only, once per move and search; a move it proves mated is removed from the root moves (never the
-//! last one), and the helpers leave it out from their next iteration. Off by default
-//! (`oracle_threat_nodes` 0): against YaneuraOu level 9 it has not paid for its time yet.
+//! thread after each completed iteration, for the best move only, once per move and search; a
+//! move it proves mated is removed from the root moves (never the last one), and the helpers
+//! leave it out from their next iteration. Off by default (`oracle_threat_nodes` 0): against
+//! YaneuraOu level 9 it has not paid for its time yet.
 
 use crate::params::Params;
 use crate::search::alpha_beta::RootMove;
