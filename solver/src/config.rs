@@ -85,6 +85,9 @@ pub struct SolverConfig {
     /// Search threads sharing the table (USI `Threads`, `--threads`): the main thread and
     /// `threads - 1` helpers during the first proof (see `search::run_helpers`).
     pub threads: usize,
+    /// Count where the first proof's expansions go (`solve --profile`, see
+    /// `search::profile`): a diagnostic that costs memory, off by default.
+    pub profile: bool,
 }
 
 impl Default for SolverConfig {
@@ -97,6 +100,7 @@ impl Default for SolverConfig {
             max_ply: crate::stack::MAX_PLY,
             table_file: None,
             threads: 1,
+            profile: false,
         }
     }
 }

@@ -75,6 +75,12 @@ pub struct SolveArgs {
     /// format, or a damaged one, is refused (exit 1). One file per `--rules` setting; one job.
     #[arg(long, value_name = "PATH")]
     pub table_file: Option<PathBuf>,
+    /// Count where each first proof's expansions go, by ply and by kind of node (expanded
+    /// again, interpositions, drops, futility tests), into `<DIR>/<id>.tsv` (bands of 10
+    /// plies) and one summary line per problem on stderr. A diagnostic: it keeps every position
+    /// expanded in memory.
+    #[arg(long, value_name = "DIR")]
+    pub profile: Option<PathBuf>,
 }
 
 /// `--shard K/N`: the problems whose index (from 0, over all files) is K − 1 modulo N.

@@ -14,6 +14,7 @@ pub mod args;
 pub mod input;
 pub mod jobs;
 pub mod problem;
+pub mod profile;
 pub mod report;
 
 pub use answer::{compare_answer, parse_answer, Answer, Expected, Verdict};
@@ -85,7 +86,15 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         max_ply: args.depth_limit,
         table_file: args.table_file.clone(),
         threads: args.threads.map_or_else(|| args::default_threads(jobs), usize::from),
+        profile: args.profile.is_some(),
     };
+    if let Some(dir) = &args.profile {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            let _ = writeln!(err, "{}: cannot write: {e}", dir.display());
+            return 1;
+        }
+    }
+    let profiles = Mutex::new(Vec::new());
     // A table file is opened here, so that a refused one ends the run before any work; the
     // first worker takes this solver.
     let opened = match Solver::open(config.clone()) {
@@ -114,6 +123,13 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
     let report_limits = ReportLimits { main: limits.clone(), ..ReportLimits::default() };
     let solve = |solver: &mut Solver, task: &Task| {
         let (result, failure) = solve_task(solver, task, &limits, &bar);
+        if let (Some(dir), Some(p)) = (&args.profile, solver.take_profile()) {
+            let id = task.problem.id.clone().unwrap_or_else(|| task.label());
+            let line = profile::write(dir, &id, &p, &result);
+            if let Ok(mut v) = profiles.lock() {
+                v.push(line);
+            }
+        }
         let composer = (args.report && failure.is_none()).then(|| {
             let (pos, stop) = (&task.problem.position, AtomicBool::new(false));
             let started = Instant::now().checked_sub(result.elapsed).unwrap_or_else(Instant::now);
@@ -158,6 +174,9 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
     };
     let started = jobs::solve_in_order(tasks, jobs, make, solve, deliver);
     bar.finish_and_clear();
+    for line in profiles.into_inner().unwrap_or_default() {
+        let _ = writeln!(err, "{line}");
+    }
     if let Err(e) = started {
         let _ = writeln!(err, "tsumugi-mate: cannot start the search threads: {e}");
         return 1;
@@ -275,6 +294,9 @@ mod tests {
     use std::path::PathBuf;
 
     const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
+    /// A mate in 3 (YaneuraOu's samples).
+    const MATE3: &str =
+        "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42";
 
     fn args(files: Vec<PathBuf>, json: bool, check: bool) -> SolveArgs {
         SolveArgs {
@@ -296,6 +318,7 @@ mod tests {
             quiet: true,
             results: None,
             table_file: None,
+            profile: None,
         }
     }
 
@@ -343,6 +366,32 @@ mod tests {
         assert_eq!(json["problems"][0]["sfen"], MATE1);
         assert_eq!(json["problems"][0]["expected"], "?");
         assert_eq!(json["bad_lines"][0]["line"], 4);
+        let _ = std::fs::remove_file(file);
+    }
+
+    /// `--profile DIR`: one file per problem, named by its id (a path separator replaced),
+    /// with a row per band of plies whose expansions add up to the summary's, which goes to
+    /// stderr.
+    #[test]
+    fn profile_writes_a_table_per_problem_and_a_summary_line() {
+        let file = temp_file("profile.sfen", &format!("{MATE3} # set/3 3\n"));
+        let dir = std::env::temp_dir().join(format!("tsumugi-profile-{}", std::process::id()));
+        let mut a = args(vec![file.clone()], false, false);
+        a.profile = Some(dir.clone());
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(run_with(&a, &mut out, &mut err, false), 0);
+        let err = String::from_utf8_lossy(&err);
+        let line = err.lines().find(|l| l.starts_with("profile set/3: first proof "));
+        let line = line.unwrap_or_else(|| panic!("{err}"));
+        let tsv = std::fs::read_to_string(dir.join("set_3.tsv")).unwrap_or_else(|e| panic!("{e}"));
+        let rows: Vec<&str> = tsv.lines().collect();
+        assert!(rows[0].starts_with("plies\texpansions\t"), "{tsv}");
+        let sum: u64 = rows[1..]
+            .iter()
+            .map(|r| r.split('\t').nth(1).and_then(|n| n.parse::<u64>().ok()).unwrap_or(0))
+            .sum();
+        assert!(sum > 0 && line.contains(&format!("first proof {sum} expansions")), "{line}");
+        let _ = std::fs::remove_dir_all(dir);
         let _ = std::fs::remove_file(file);
     }
 }

@@ -2,6 +2,8 @@
 //! thresholds are crossed or it is solved.
 
 use super::children::{is_open, select, shown, Child};
+use super::expansion::blocking_squares;
+use super::profile::Profile;
 use super::solved_above::SolvedAbove;
 use super::thresholds::{or_child_dn_threshold, widen};
 use super::value::{deeper, Value};
@@ -87,6 +89,8 @@ pub(super) struct Search<'a> {
     pub(super) estimate_moves: Box<MoveList>,
     /// Leaving subtrees that other threads have solved (see [`super::solved_above`]).
     pub(super) solved_above: SolvedAbove,
+    /// Where the first proof's expansions go (`solve --profile`); `None` in a user's search.
+    pub(super) profile: Option<Box<Profile>>,
 }
 
 impl Search<'_> {
@@ -181,6 +185,11 @@ impl Search<'_> {
             return Value::disproven(hand, false, 0);
         }
         self.visits += 1;
+        if let Some(p) = self.profile.as_mut().filter(|_| self.phase == Phase::FirstProof) {
+            let interposable =
+                !or_node && blocking_squares(pos).is_some_and(|(_, line)| line.is_nonempty());
+            p.expanded(ply, pos.board_key() ^ self.key_salt, hand, interposable);
+        }
         self.solved_above.entered(ply, depth);
         let child_depth = deeper(depth);
         let nodes_before = self.nodes;
@@ -245,6 +254,11 @@ impl Search<'_> {
             m.clear();
         }
         self.arena[ply] = Some(frame);
+        if !value.is_solved() && !self.aborted && self.phase == Phase::FirstProof {
+            if let Some(p) = self.profile.as_mut() {
+                p.left_unsolved(ply);
+            }
+        }
 
         if value.dn == 0 && value.by_repetition {
             // Path-dependent: only the repetition tier, keyed by this very path, may keep it.

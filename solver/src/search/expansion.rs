@@ -4,9 +4,11 @@ use super::children::{is_active, Child, Edge, Gate, Opens};
 use super::dfpn::{Frame, Search};
 use super::futility::{futility_captures, king_escapes, mated_at_once, play_test, unplay_test};
 use super::hands::{and_proof_hand, saturate_held};
+use super::profile::ChildKind;
 use super::value::Value;
 use crate::config::DoubleCount;
 use crate::config::Rules;
+use crate::outcome::Phase;
 use crate::pn::PnDn;
 use crate::repetition_table::RepetitionTable;
 use crate::tt::{PURE_PROBE_SALT, UNBOUNDED};
@@ -157,6 +159,8 @@ impl Search<'_> {
             }
         }
         let mut any = false;
+        let profiled = self.profile.is_some() && self.phase == Phase::FirstProof;
+        let blocks = if profiled { blocking_squares(pos) } else { None };
         for i in 0..frame.children.len() {
             if frame.children[i].estimated || !is_active(&frame.children, i) {
                 continue;
@@ -164,6 +168,9 @@ impl Search<'_> {
             any = true;
             let c = frame.children[i];
             self.nodes += 1;
+            if let Some(p) = self.profile.as_mut().filter(|_| profiled) {
+                p.child(ply, child_kind(&c, pos.side_to_move() == self.attacker, blocks));
+            }
             if !self.play(pos, &c) {
                 // The checker cannot take: the interposition is searched as a defence.
                 let hand = self.attacker_hand(pos);
@@ -244,6 +251,27 @@ impl Search<'_> {
             }
             Value::unknown(evasion_count(list, blocks, drops), dn_floor.max(1), hand)
         }
+    }
+}
+
+/// What kind of child `c` is, for [`super::profile`].
+fn child_kind(c: &Child, or_node: bool, blocks: Option<(Square, Bitboard)>) -> ChildKind {
+    if c.is_futility_test() {
+        ChildKind::FutilityTest
+    } else if or_node {
+        if c.mv.is_drop() {
+            ChildKind::AttackerDrop
+        } else {
+            ChildKind::Other
+        }
+    } else if blocks.is_some_and(|(ksq, line)| is_block(c.mv, ksq, line)) {
+        if c.mv.is_drop() {
+            ChildKind::DropBlock
+        } else {
+            ChildKind::MoveBlock
+        }
+    } else {
+        ChildKind::Other
     }
 }
 

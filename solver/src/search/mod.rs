@@ -36,6 +36,7 @@ mod line_memo;
 mod main_line;
 mod monitor;
 mod path;
+pub mod profile;
 mod solved_above;
 mod team;
 mod thresholds;
@@ -83,6 +84,8 @@ pub struct Solver {
     stack_use: StackUse,
     /// What opening the table file did or why it failed, not yet taken by the caller.
     table_log: Vec<String>,
+    /// Where the last first proof's expansions went, when `config.profile` asked.
+    profile: Option<Box<profile::Profile>>,
 }
 
 /// How deep the last search went, and the stack it took per ply there (a diagnostic, and the
@@ -115,6 +118,7 @@ impl Solver {
             repetitions: RepetitionTable::default(),
             stack_use: StackUse::default(),
             table_log: Vec::new(),
+            profile: None,
         }
     }
 
@@ -207,6 +211,11 @@ impl Solver {
         self.stack_use
     }
 
+    /// Where the last first proof's expansions went (with `SolverConfig::profile`), once.
+    pub fn take_profile(&mut self) -> Option<Box<profile::Profile>> {
+        self.profile.take()
+    }
+
     /// Forgets what was learnt (USI `usinewgame`, a new problem of a batch): the repetition
     /// tier always, the table unless it lives in a file. A table file is kept across problems
     /// on purpose (that is what it is for), and its entries are safe to reuse: proofs and
@@ -289,7 +298,7 @@ impl Solver {
             limits,
             interrupt: &interrupt,
         };
-        let (result, stack_use) = std::thread::scope(|scope| {
+        let (result, stack_use, profile) = std::thread::scope(|scope| {
             for (k, mate) in mates.into_iter().enumerate() {
                 env.spawn(scope, k + 1, mate);
             }
@@ -371,6 +380,7 @@ impl Solver {
                 deepest_ply: search.guard.deepest_ply(),
                 bytes_per_ply: search.guard.bytes_per_ply(),
             };
+            let profile = search.profile.take();
             let nodes = search.nodes + counts.nodes.load(Ordering::Relaxed);
             let report = Progress {
                 nodes,
@@ -395,10 +405,11 @@ impl Solver {
                 phases,
                 cut: search.cut,
             };
-            (result, stack_use)
+            (result, stack_use, profile)
         });
         self.table.set_shared(false);
         self.stack_use = stack_use;
+        self.profile = profile;
         result
     }
 
@@ -484,6 +495,7 @@ fn new_search<'a>(
         arena: Vec::new(),
         estimate_moves: Box::default(),
         solved_above: Default::default(),
+        profile: config.profile.then(Box::default),
     }
 }
 
@@ -513,6 +525,7 @@ impl<'env> HelperEnv<'env> {
             let mut search =
                 new_search(table, &mut repetitions, config, pos, self.attacker, self.limits);
             search.stop = self.interrupt;
+            search.profile = None;
             search.vary(k);
             let root = walk_in(&mut search, pos, self.prefix);
             mate.serve(&mut search, &root);

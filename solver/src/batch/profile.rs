@@ -1,0 +1,46 @@
+//! `solve --profile DIR`: each problem's first-proof profile (see `crate::search::profile`)
+//! as `<DIR>/<id>.tsv`, and its summary line.
+
+use crate::outcome::SolveResult;
+use crate::search::profile::Profile;
+use std::path::Path;
+
+/// Plies per row of the file.
+const BAND: usize = 10;
+
+/// Writes `<dir>/<id>.tsv` (the id with path separators replaced) and returns the problem's
+/// summary line (or why the file could not be written).
+pub fn write(dir: &Path, id: &str, profile: &Profile, result: &SolveResult) -> String {
+    let name: String =
+        id.chars().map(|c| if matches!(c, '/' | '\\' | ':') { '_' } else { c }).collect();
+    let path = dir.join(format!("{name}.tsv"));
+    if let Err(e) = std::fs::write(&path, profile.to_tsv(BAND)) {
+        return format!("{}: cannot write: {e}", path.display());
+    }
+    summary(id, profile, result)
+}
+
+/// One line: the first proof's expansions, the share expanded again, the distinct positions
+/// and the most expansions of one, AND nodes with an interposable check, children by kind.
+pub fn summary(id: &str, profile: &Profile, result: &SolveResult) -> String {
+    let t = profile.total();
+    let (distinct, most) = profile.distinct();
+    let share = |n: u64, of: u64| if of == 0 { 0.0 } else { 100.0 * n as f64 / of as f64 };
+    format!(
+        "profile {id}: first proof {} expansions to ply {} ({:.1} % again, {distinct} positions, \
+         one expanded {most} times; {:.1} % left unsolved), {:.1} % at AND nodes with an \
+         interposable check; {} children: drop blocks {:.1} %, move blocks {:.1} %, futility \
+         tests {:.1} %, attacker drops {:.1} %; whole solve {} expansions",
+        t.expansions,
+        profile.by_ply.len().saturating_sub(1),
+        share(t.again, t.expansions),
+        share(t.left_unsolved, t.expansions),
+        share(t.interposable, t.expansions),
+        t.children,
+        share(t.drop_blocks, t.children),
+        share(t.move_blocks, t.children),
+        share(t.futility_tests, t.children),
+        share(t.attacker_drops, t.children),
+        result.expansions,
+    )
+}

@@ -1,0 +1,173 @@
+//! Where a first proof's expansions go (`solve --profile`): by ply, by kind of node and of
+//! child, and how often one position is expanded again under new thresholds.
+//!
+//! A diagnostic, off by default: the search carries `None` and pays one branch per
+//! expansion. On, it keeps a map of every position expanded (a few hundred bytes per
+//! thousand expansions), which is why it is never on in a user's search.
+
+use shogi::Hand;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// What one ply's expansions were.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlyCounts {
+    /// Expansions (calls of `mid` that expand a node) at this ply.
+    pub expansions: u64,
+    /// Of them, of a position (board and attacker's hand) this search had expanded before:
+    /// df-pn coming back to it with new thresholds.
+    pub again: u64,
+    /// Of them, of AND nodes whose check can be blocked (a long-range check).
+    pub interposable: u64,
+    /// Expansions that ended unsolved (a threshold crossed): each is a return towards the
+    /// root that a later expansion pays to come back.
+    pub left_unsolved: u64,
+    /// Children estimated (made and looked up or valued) at this ply's expansions.
+    pub children: u64,
+    /// Of them, interpositions by drop.
+    pub drop_blocks: u64,
+    /// Of them, interpositions by a board move.
+    pub move_blocks: u64,
+    /// Of them, futility tests (tsume rules' bounded searches).
+    pub futility_tests: u64,
+    /// Of them, the attacker's drops (checks from hand).
+    pub attacker_drops: u64,
+}
+
+impl PlyCounts {
+    fn add(&mut self, o: &PlyCounts) {
+        self.expansions += o.expansions;
+        self.again += o.again;
+        self.interposable += o.interposable;
+        self.left_unsolved += o.left_unsolved;
+        self.children += o.children;
+        self.drop_blocks += o.drop_blocks;
+        self.move_blocks += o.move_blocks;
+        self.futility_tests += o.futility_tests;
+        self.attacker_drops += o.attacker_drops;
+    }
+}
+
+/// A kind of child, as [`Profile::child`] counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ChildKind {
+    DropBlock,
+    MoveBlock,
+    FutilityTest,
+    AttackerDrop,
+    Other,
+}
+
+/// The counts of one search.
+#[derive(Clone, Debug, Default)]
+pub struct Profile {
+    /// Per ply from the root (index 0 is the root).
+    pub by_ply: Vec<PlyCounts>,
+    /// How many times each position was expanded.
+    seen: HashMap<(u64, Hand), u32>,
+}
+
+impl Profile {
+    fn at(&mut self, ply: usize) -> &mut PlyCounts {
+        if self.by_ply.len() <= ply {
+            self.by_ply.resize(ply + 1, PlyCounts::default());
+        }
+        &mut self.by_ply[ply]
+    }
+
+    pub(super) fn expanded(&mut self, ply: usize, key: u64, hand: Hand, interposable: bool) {
+        let times = self.seen.entry((key, hand)).or_insert(0);
+        *times += 1;
+        let again = *times > 1;
+        let at = self.at(ply);
+        at.expansions += 1;
+        at.again += u64::from(again);
+        at.interposable += u64::from(interposable);
+    }
+
+    pub(super) fn left_unsolved(&mut self, ply: usize) {
+        self.at(ply).left_unsolved += 1;
+    }
+
+    pub(super) fn child(&mut self, ply: usize, kind: ChildKind) {
+        let at = self.at(ply);
+        at.children += 1;
+        match kind {
+            ChildKind::DropBlock => at.drop_blocks += 1,
+            ChildKind::MoveBlock => at.move_blocks += 1,
+            ChildKind::FutilityTest => at.futility_tests += 1,
+            ChildKind::AttackerDrop => at.attacker_drops += 1,
+            ChildKind::Other => {}
+        }
+    }
+
+    /// All plies together.
+    pub fn total(&self) -> PlyCounts {
+        let mut t = PlyCounts::default();
+        for p in &self.by_ply {
+            t.add(p);
+        }
+        t
+    }
+
+    /// Distinct positions expanded, and the most expansions of one of them.
+    pub fn distinct(&self) -> (usize, u32) {
+        (self.seen.len(), self.seen.values().copied().max().unwrap_or(0))
+    }
+
+    /// The counts in bands of `width` plies, as tab-separated lines with a header.
+    pub fn to_tsv(&self, width: usize) -> String {
+        let width = width.max(1);
+        let mut out = String::from(
+            "plies\texpansions\tagain\tinterposable\tleft_unsolved\tchildren\tdrop_blocks\t\
+             move_blocks\tfutility_tests\tattacker_drops\n",
+        );
+        for (band, chunk) in self.by_ply.chunks(width).enumerate() {
+            let mut t = PlyCounts::default();
+            chunk.iter().for_each(|p| t.add(p));
+            let from = band * width;
+            let _ = writeln!(
+                out,
+                "{from}-{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                from + chunk.len() - 1,
+                t.expansions,
+                t.again,
+                t.interposable,
+                t.left_unsolved,
+                t.children,
+                t.drop_blocks,
+                t.move_blocks,
+                t.futility_tests,
+                t.attacker_drops
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_expansions_again_by_position_and_bands_by_ply() {
+        let mut p = Profile::default();
+        let hand = Hand::EMPTY;
+        p.expanded(0, 1, hand, false);
+        p.expanded(1, 2, hand, true);
+        p.expanded(1, 2, hand, true);
+        p.child(1, ChildKind::DropBlock);
+        p.child(1, ChildKind::Other);
+        p.left_unsolved(1);
+        p.expanded(3, 3, hand, false);
+        let t = p.total();
+        assert_eq!((t.expansions, t.again, t.interposable, t.left_unsolved), (4, 1, 2, 1));
+        assert_eq!((t.children, t.drop_blocks), (2, 1));
+        assert_eq!(p.distinct(), (3, 2));
+        let tsv = p.to_tsv(2);
+        let rows: Vec<&str> = tsv.lines().collect();
+        assert_eq!(rows.len(), 3, "{tsv}");
+        assert!(rows[1].starts_with("0-1\t3\t1\t2\t1\t2\t1\t"), "{tsv}");
+        assert!(rows[2].starts_with("2-3\t1\t0\t"), "{tsv}");
+    }
+}
