@@ -95,7 +95,7 @@ declare_params! {
     lmr_attack: 0, 0, 8;
     /// Move-ordering weights for quiet moves (seed 003's features). This line's values, the
     /// futility margins, the aspiration width and the quiescence depth were learnt by `tsumugi
-    /// tune` (benches/README.md, issue 16).
+    /// tune` (benches/history/17-cem-search-parameters.md, issue 16).
     order_check: 336, -2000, 2000;
     order_capture: 2084, -2000, 4000;
     order_attack: 120, -2000, 2000;
@@ -104,7 +104,8 @@ declare_params! {
     /// Ordering penalty for a quiet move or drop onto a square the opponent attacks.
     order_unsafe: 0, -2000, 2000;
     /// Soppo: 0 off, 1 SS-Cut (fixed distance), 2 DS-Cut (distance from cutoff statistics).
-    /// DS by default: it scored 50-30 against off over 80 self-play games (benches/README.md).
+    /// DS by default: it scored 50-30 against off over 80 self-play games
+    /// (benches/history/13-engine-first-version.md).
     soppo_mode: 2, 0, 2;
     /// SS-Cut distance D from the king.
     soppo_distance: 5, 1, 16;
@@ -113,7 +114,8 @@ declare_params! {
     /// df-pn budget (nodes) of the root's threat probe: after each iteration, whether the
     /// opponent mates after the best move (詰めろ); a move proven so is set aside (0: off).
     /// Off by default: at 10,000, over 300 games against YaneuraOu level 9 (100 + 200, each
-    /// beside its baseline), on and off both scored 185 points (benches/README.md).
+    /// beside its baseline), on and off both scored 185 points
+    /// (benches/history/29-engine-v-fifth-session.md).
     oracle_threat_nodes: 0, 0, 1000000;
     /// ...from iterations of at least this depth (the best move of the first iterations
     /// changes too often to be worth a probe each).

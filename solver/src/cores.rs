@@ -3,7 +3,8 @@
 //! `std::thread::available_parallelism` reads the process's cgroup files on Linux (an open,
 //! a read and a close of several files each time). Asked at every solve, it put each of the
 //! playing engine's small mate probes through a dozen system calls: in a mating-net position
-//! 0.89 s of 4.6 s of CPU time went to the kernel (`benches/README.md`, issue 37).
+//! 0.89 s of 4.6 s of CPU time went to the kernel (`benches/history/22-network-third-session.md`,
+//! issue 37).
 //!
 //! **`TSUMUGI_CORES=N`** makes the process believe it has N cores: a benchmarking aid, so
 //! that on a small machine every search thread proves beside the main thread (as on a machine

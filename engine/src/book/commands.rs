@@ -1,5 +1,5 @@
 //! `tsumugi book ...`: the command line of the book tools (`build`, `stats`, `versus`). Each
-//! prints its tables as Markdown, ready for `benches/README.md`.
+//! prints its tables as Markdown, ready for a file of `benches/history/`.
 
 use crate::book::build::{games_of, BookBuilder, BuildSettings};
 use crate::book::estimate::{estimate_engine, samples_of, ExitEvaluation, Logistic};

@@ -304,9 +304,9 @@ impl Weights {
     }
 }
 
-/// The weights learnt from self-play by `tsumugi learn` (benches/README.md, "Evaluation weights
-/// learnt from games": +76 Elo against the hand-set ones in self-play, 64.5 % against 46.0 %
-/// for the hand-set ones against YaneuraOu-material level 1): the engine's default.
+/// The weights learnt from self-play by `tsumugi learn` (+76 Elo against the hand-set ones in
+/// self-play, 64.5 % against 46.0 % for the hand-set ones against YaneuraOu-material level 1:
+/// benches/history/18-learnt-evaluation-weights.md): the engine's default.
 pub const LEARNT_FILE: &str = include_str!("learnt.weights");
 
 static LEARNT: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {

@@ -47,7 +47,7 @@ impl Default for FitSettings {
             learning_rate: 1.0,
             l2: 1e-6,
             // Half the search score: +76 Elo in self-play against the hand-set weights, where
-            // the result alone gave +29 (benches/README.md, 2026-11-26).
+            // the result alone gave +29 (benches/history/18-learnt-evaluation-weights.md).
             result_weight: 0.5,
             scale: None,
             seed: 1,

@@ -36,7 +36,7 @@ impl PredictionStats {
         100.0 * n as f64 / self.positions.max(1) as f64
     }
 
-    /// The tables of `benches/README.md`.
+    /// The tables of `benches/history/14-engine-threads-ponder.md`.
     pub fn table(&self, s: &PonderSettings) -> String {
         let mut t = String::new();
         let _ = writeln!(

@@ -9,7 +9,7 @@
 //! frames are its own): the threads walked the same path to the same proof side by side. On
 //! 図巧1's first proof (every thread proving, `TSUMUGI_CORES=64`), the nodes of every thread at
 //! 4 threads came down from 18.2-24.3 M to 12.3-14.5 M, at 8 from 24.9-26.2 M to 14.1-15.3 M
-//! (one thread: 7.92 M); see benches/README.md.
+//! (one thread: 7.92 M); see benches/history/12-solver-v-second-session.md.
 
 use super::dfpn::Search;
 use super::value::Value;

@@ -167,7 +167,8 @@ fn dense<const IN: usize, const OUT: usize>(
 }
 
 /// The weights file built into the program (`engine/nets/`; the commands and seeds that made
-/// it are in benches/README.md).
+/// it are in benches/history/: net4 in 27-engine-v-third-session.md, trained on from net3 of
+/// 22-network-third-session.md).
 static BUILTIN_FILE: &[u8] = include_bytes!("../../../nets/tsumugi.nnue");
 
 /// The network built into the program, read from its file once (`None` if that file were not
