@@ -1040,3 +1040,29 @@ fn move_number_survives_a_move_from_the_largest_accepted_value() {
     p.unmake_move();
     assert_eq!(p.to_sfen(), start);
 }
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// `is_attacked` (which stops early and skips sliders that are off the square's lines)
+    /// says what `attackers_to` says, on every square, for both colours, with the board's
+    /// occupancy and with one piece lifted off it (as a king's escapes are asked).
+    #[test]
+    fn is_attacked_agrees_with_attackers_to(seed in any::<u64>(), lift in 0usize..81) {
+        if let Some(p) = scattered(seed) {
+            let occ = p.occupied();
+            let lifted = occ & !Bitboard::from_square(Square::all().nth(lift).expect("square"));
+            for sq in Square::all() {
+                for color in [Color::Black, Color::White] {
+                    for o in [occ, lifted] {
+                        prop_assert_eq!(
+                            p.is_attacked(color, sq, o),
+                            p.attackers_to(color, sq, o).is_nonempty(),
+                            "{} {:?} {:?}", p.to_sfen(), color, sq
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
