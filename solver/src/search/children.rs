@@ -150,14 +150,20 @@ pub(super) fn is_open(children: &[Child], i: usize) -> bool {
 }
 
 /// The best open child (least pn at OR nodes, least dn at AND nodes) and the second-least
-/// value of the same kind among the open children; `None` when no child is open.
-pub(super) fn select(or_node: bool, children: &[Child]) -> Option<(usize, PnDn)> {
+/// value of the same kind among the open children; `None` when no child is open. `busy` adds
+/// to a child's pn (OR) or dn (AND) what other threads inside it make it cost (see
+/// [`super::busy`]).
+pub(super) fn select(
+    or_node: bool,
+    children: &[Child],
+    busy: impl Fn(&Child) -> PnDn,
+) -> Option<(usize, PnDn)> {
     let key = |c: &Child| {
         let (pn, dn) = shown(c);
         if or_node {
-            (pn, dn)
+            (crate::pn::add(pn, busy(c)), dn)
         } else {
-            (dn, pn)
+            (crate::pn::add(dn, busy(c)), pn)
         }
     };
     let mut best: Option<usize> = None;
@@ -179,4 +185,34 @@ pub(super) fn select(or_node: bool, children: &[Child]) -> Option<(usize, PnDn)>
         }
     }
     best.map(|b| (b, second))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn child(pn: PnDn, dn: PnDn) -> Child {
+        let mut c = Child::new(Move::NULL, Edge::Move, None);
+        c.value = Value::unknown(pn, dn, Hand::EMPTY);
+        c.estimated = true;
+        c
+    }
+
+    /// At an OR node the least pn is searched, its threshold taken from the second; a child
+    /// that another thread is inside costs more by the virtual count, so a second thread takes
+    /// the next one (and the first child becomes the second best, at its virtual value).
+    #[test]
+    fn other_threads_inside_a_child_steer_the_choice() {
+        let children = [child(3, 5), child(2, 5), child(4, 5)];
+        assert_eq!(select(true, &children, |_| 0), Some((1, 3)));
+        let busy_second = |c: &Child| if c.value.pn == 2 { 2 } else { 0 };
+        assert_eq!(select(true, &children, busy_second), Some((0, 4)));
+        // At an AND node the least dn.
+        let children = [child(1, 4), child(1, 2)];
+        assert_eq!(select(false, &children, |_| 0), Some((1, 4)));
+        assert_eq!(
+            select(false, &children, |c: &Child| if c.value.dn == 2 { 3 } else { 0 }),
+            Some((0, 5))
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! The df-pn recursion: a node is expanded, and its most promising child searched, until its
 //! thresholds are crossed or it is solved.
 
+use super::busy::{Busy, VIRTUAL_UNIT};
 use super::children::{is_open, select, shown, Child};
 use super::expansion::blocking_squares;
 use super::profile::Profile;
@@ -40,8 +41,6 @@ pub(super) struct Search<'a> {
     /// Xored into every board key the table sees ([`crate::tt::key_salt`]): the attacker and
     /// the pieces in play are part of an entry's identity.
     pub(super) key_salt: u64,
-    /// The df-pn+ ε of this thread, in quarters: 1 on the main thread, more on helpers.
-    pub(super) epsilon_quarters: u32,
     pub(super) nodes: u64,
     /// Expansions (calls of `mid` that expand a node), shtsume's and KomoringHeights' count.
     pub(super) visits: u64,
@@ -91,16 +90,12 @@ pub(super) struct Search<'a> {
     pub(super) solved_above: SolvedAbove,
     /// Where the first proof's expansions go (`solve --profile`); `None` in a user's search.
     pub(super) profile: Option<Box<Profile>>,
+    /// The threads inside each node, while every thread proves the same root (see
+    /// [`super::busy`]); `None` with one thread.
+    pub(super) busy: Option<&'a Busy>,
 }
 
 impl Search<'_> {
-    /// Makes this search helper `k`'s (from 1): it searches the same tree in its own way, so
-    /// that the helpers spread over it (see [`super::team`]). A wider df-pn+ ε keeps it longer
-    /// in a subtree than the main thread.
-    pub(super) fn vary(&mut self, k: usize) {
-        self.epsilon_quarters = 1 + k.min(64) as u32;
-    }
-
     pub(super) fn attacker_hand(&self, pos: &Position) -> Hand {
         pos.hand(self.attacker)
     }
@@ -197,6 +192,13 @@ impl Search<'_> {
             self.arena.push(None);
         }
         let mut frame = self.arena[ply].take().unwrap_or_default();
+        // Marked as entered while every thread proves the same root (see `super::busy`).
+        let busy = self.busy.filter(|_| self.solved_above.watching);
+        let here = busy.map(|b| {
+            let id = NodeId { board: self.table_key(pos), hand };
+            b.enter(id);
+            (b, id)
+        });
         self.expand(pos, &mut frame);
         self.activate(pos, &mut frame, child_depth);
         self.merge_sources(ply, &mut frame);
@@ -215,22 +217,38 @@ impl Search<'_> {
                 Some(None) => break node,
                 None => {}
             }
-            let Some((best, second)) = select(or_node, &frame.children) else {
+            let virtual_cost = |c: &Child| {
+                busy.map_or(0, |b| if c.estimated { b.inside(c.id) * VIRTUAL_UNIT } else { 0 })
+            };
+            let thresholds = |best: usize, second: PnDn| {
+                let (pn, dn) = shown(&frame.children[best]);
+                if or_node {
+                    let open = (0..frame.children.len()).filter(|&i| is_open(&frame.children, i));
+                    let th = or_child_dn_threshold(th_dn, dn, open.count() as PnDn);
+                    (th_pn.min(pn::epsilon_threshold(second)), th)
+                } else {
+                    let th = pn::epsilon_threshold(second);
+                    (widen(th_pn, node.pn, pn), th_dn.min(th))
+                }
+            };
+            let mut pick = select(or_node, &frame.children, virtual_cost);
+            // Other threads' presence may point to a child already over the thresholds this
+            // node can give it (the node's own numbers are real): then the real best.
+            if let Some((best, second)) = pick.filter(|_| busy.is_some()) {
+                let (pn, dn) = shown(&frame.children[best]);
+                let (th_p, th_d) = thresholds(best, second);
+                if pn >= th_p || dn >= th_d {
+                    pick = select(or_node, &frame.children, |_| 0);
+                }
+            }
+            let Some((best, second)) = pick else {
                 // Unsolved with nothing left to search: a child waits for a gate that cannot
                 // open. Never expected; searching on would loop for ever.
                 debug_assert!(false, "an unsolved node with no open child");
                 break node;
             };
             let child = frame.children[best];
-            let (pn, dn) = shown(&child);
-            let (child_th_pn, child_th_dn) = if or_node {
-                let open = (0..frame.children.len()).filter(|&i| is_open(&frame.children, i));
-                let th = or_child_dn_threshold(th_dn, dn, open.count() as PnDn);
-                (th_pn.min(pn::epsilon_threshold(second, self.epsilon_quarters)), th)
-            } else {
-                let th = pn::epsilon_threshold(second, self.epsilon_quarters);
-                (widen(th_pn, node.pn, pn), th_dn.min(th))
-            };
+            let (child_th_pn, child_th_dn) = thresholds(best, second);
             // A futility test's own margin of one (see `shown`) is not the child's to use.
             let child_th_dn = if child.is_futility_test() {
                 child_th_dn.saturating_sub(1).max(1)
@@ -250,6 +268,9 @@ impl Search<'_> {
             self.activate(pos, &mut frame, child_depth);
             self.merge_sources(ply, &mut frame);
         };
+        if let Some((b, id)) = here {
+            b.leave(id);
+        }
         if let Some(m) = self.merges.get_mut(ply) {
             m.clear();
         }

@@ -25,6 +25,7 @@
 //! remaining length, at AND nodes an evasion that does not mate two plies sooner.
 
 mod aggregate;
+mod busy;
 mod children;
 mod dfpn;
 mod double_count;
@@ -287,6 +288,8 @@ impl Solver {
         let depth = max_ply.saturating_sub(prefix.len().min(u16::MAX as usize) as u16);
         let interrupt = AtomicBool::new(false);
         let counts = HelperCounts::default();
+        // Threads inside each node, for the virtual numbers of a shared first proof.
+        let busy = (helpers > 0).then(busy::Busy::default);
         let watch = Watch { stop, deadline: limits.time.map(|t| start + t) };
         let (mut team, mates) = Team::new(helpers, &interrupt, &counts, watch);
         let env = HelperEnv {
@@ -297,6 +300,7 @@ impl Solver {
             attacker,
             limits,
             interrupt: &interrupt,
+            busy: busy.as_ref(),
         };
         let (result, stack_use, profile) = std::thread::scope(|scope| {
             for (k, mate) in mates.into_iter().enumerate() {
@@ -305,6 +309,7 @@ impl Solver {
             let mut search = new_search(table, repetitions, &config, pos, attacker, limits);
             search.stop = stop;
             search.progress = Some(progress);
+            search.busy = busy.as_ref();
             let mut root = walk_in(&mut search, pos, prefix);
             // A root the table already answers (a question asked again) needs no search.
             let value = team.prove_beside(depth, || search.answer_beside_others(&mut root, depth));
@@ -469,7 +474,6 @@ fn new_search<'a>(
         max_ply,
         attacker,
         key_salt: key_salt(pos, attacker),
-        epsilon_quarters: 1,
         nodes: 0,
         visits: 0,
         limits: limits.clone(),
@@ -496,6 +500,7 @@ fn new_search<'a>(
         estimate_moves: Box::default(),
         solved_above: Default::default(),
         profile: config.profile.then(Box::default),
+        busy: None,
     }
 }
 
@@ -508,6 +513,7 @@ struct HelperEnv<'env> {
     attacker: Color,
     limits: &'env Limits,
     interrupt: &'env AtomicBool,
+    busy: Option<&'env busy::Busy>,
 }
 
 impl<'env> HelperEnv<'env> {
@@ -526,7 +532,7 @@ impl<'env> HelperEnv<'env> {
                 new_search(table, &mut repetitions, config, pos, self.attacker, self.limits);
             search.stop = self.interrupt;
             search.profile = None;
-            search.vary(k);
+            search.busy = self.busy;
             let root = walk_in(&mut search, pos, self.prefix);
             mate.serve(&mut search, &root);
         };
