@@ -28,13 +28,15 @@ pub fn summary(id: &str, profile: &Profile, result: &SolveResult) -> String {
     let share = |n: u64, of: u64| if of == 0 { 0.0 } else { 100.0 * n as f64 / of as f64 };
     format!(
         "profile {id}: first proof {} expansions to ply {} ({:.1} % again, {distinct} positions, \
-         one expanded {most} times; {:.1} % left unsolved), {:.1} % at AND nodes with an \
+         one expanded {most} times; {:.1} % left unsolved, {:.1} % disproven by a repetition), {:.1} % at \
+         AND nodes with an \
          interposable check; {} children: drop blocks {:.1} %, move blocks {:.1} %, futility \
          tests {:.1} %, attacker drops {:.1} %; whole solve {} expansions",
         t.expansions,
         profile.by_ply.len().saturating_sub(1),
         share(t.again, t.expansions),
         share(t.left_unsolved, t.expansions),
+        share(t.by_repetition, t.expansions),
         share(t.interposable, t.expansions),
         t.children,
         share(t.drop_blocks, t.children),

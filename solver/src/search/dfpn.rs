@@ -275,9 +275,9 @@ impl Search<'_> {
             m.clear();
         }
         self.arena[ply] = Some(frame);
-        if !value.is_solved() && !self.aborted && self.phase == Phase::FirstProof {
+        if !self.aborted && self.phase == Phase::FirstProof {
             if let Some(p) = self.profile.as_mut() {
-                p.left_unsolved(ply);
+                p.ended(ply, value.is_solved(), value.by_repetition);
             }
         }
 

@@ -22,6 +22,9 @@ pub struct PlyCounts {
     /// Expansions that ended unsolved (a threshold crossed): each is a return towards the
     /// root that a later expansion pays to come back.
     pub left_unsolved: u64,
+    /// Expansions that ended disproven by a repetition on the path: such a disproof holds for
+    /// this path only and is not stored, so another path to the node searches it again.
+    pub by_repetition: u64,
     /// Children estimated (made and looked up or valued) at this ply's expansions.
     pub children: u64,
     /// Of them, interpositions by drop.
@@ -40,6 +43,7 @@ impl PlyCounts {
         self.again += o.again;
         self.interposable += o.interposable;
         self.left_unsolved += o.left_unsolved;
+        self.by_repetition += o.by_repetition;
         self.children += o.children;
         self.drop_blocks += o.drop_blocks;
         self.move_blocks += o.move_blocks;
@@ -85,8 +89,11 @@ impl Profile {
         at.interposable += u64::from(interposable);
     }
 
-    pub(super) fn left_unsolved(&mut self, ply: usize) {
-        self.at(ply).left_unsolved += 1;
+    /// The expansion at `ply` ended unsolved (`solved` false) or, solved, by a repetition.
+    pub(super) fn ended(&mut self, ply: usize, solved: bool, by_repetition: bool) {
+        let at = self.at(ply);
+        at.left_unsolved += u64::from(!solved);
+        at.by_repetition += u64::from(solved && by_repetition);
     }
 
     pub(super) fn child(&mut self, ply: usize, kind: ChildKind) {
@@ -119,8 +126,8 @@ impl Profile {
     pub fn to_tsv(&self, width: usize) -> String {
         let width = width.max(1);
         let mut out = String::from(
-            "plies\texpansions\tagain\tinterposable\tleft_unsolved\tchildren\tdrop_blocks\t\
-             move_blocks\tfutility_tests\tattacker_drops\n",
+            "plies\texpansions\tagain\tinterposable\tleft_unsolved\tby_repetition\tchildren\t\
+             drop_blocks\tmove_blocks\tfutility_tests\tattacker_drops\n",
         );
         for (band, chunk) in self.by_ply.chunks(width).enumerate() {
             let mut t = PlyCounts::default();
@@ -128,12 +135,13 @@ impl Profile {
             let from = band * width;
             let _ = writeln!(
                 out,
-                "{from}-{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                "{from}-{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
                 from + chunk.len() - 1,
                 t.expansions,
                 t.again,
                 t.interposable,
                 t.left_unsolved,
+                t.by_repetition,
                 t.children,
                 t.drop_blocks,
                 t.move_blocks,
@@ -158,16 +166,18 @@ mod tests {
         p.expanded(1, 2, hand, true);
         p.child(1, ChildKind::DropBlock);
         p.child(1, ChildKind::Other);
-        p.left_unsolved(1);
+        p.ended(1, false, false);
+        p.ended(1, true, true);
         p.expanded(3, 3, hand, false);
         let t = p.total();
         assert_eq!((t.expansions, t.again, t.interposable, t.left_unsolved), (4, 1, 2, 1));
+        assert_eq!(t.by_repetition, 1);
         assert_eq!((t.children, t.drop_blocks), (2, 1));
         assert_eq!(p.distinct(), (3, 2));
         let tsv = p.to_tsv(2);
         let rows: Vec<&str> = tsv.lines().collect();
         assert_eq!(rows.len(), 3, "{tsv}");
-        assert!(rows[1].starts_with("0-1\t3\t1\t2\t1\t2\t1\t"), "{tsv}");
+        assert!(rows[1].starts_with("0-1\t3\t1\t2\t1\t1\t2\t1\t"), "{tsv}");
         assert!(rows[2].starts_with("2-3\t1\t0\t"), "{tsv}");
     }
 }
