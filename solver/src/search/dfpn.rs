@@ -2,6 +2,7 @@
 //! thresholds are crossed or it is solved.
 
 use super::busy::{Busy, VIRTUAL_UNIT};
+use super::estimates::Estimates;
 use super::children::{is_open, select, shown, Child};
 use super::expansion::blocking_squares;
 use super::profile::Profile;
@@ -86,6 +87,9 @@ pub(super) struct Search<'a> {
     pub(super) arena: Vec<Option<Box<Frame>>>,
     /// The moves `estimate` counts (kept, not made afresh at each estimate).
     pub(super) estimate_moves: Box<MoveList>,
+    /// Estimates of positions not yet searched, for their next estimate (see
+    /// [`super::estimates`]).
+    pub(super) estimates: Box<Estimates>,
     /// Leaving subtrees that other threads have solved (see [`super::solved_above`]).
     pub(super) solved_above: SolvedAbove,
     /// Where the first proof's expansions go (`solve --profile`); `None` in a user's search.

@@ -222,13 +222,19 @@ impl Search<'_> {
         // A first visit with this hand starts no easier to disprove than a covered hand that was
         // already searched (a proof-number floor the other way round stalled no-mate searches).
         let dn_floor = self.table.disproof_floor(self.table_key(pos), hand);
+        let or_node = pos.side_to_move() == self.attacker;
+        if or_node && depth == 0 {
+            return Value::disproven(hand, false, 0);
+        }
+        // Estimated before and not searched since (see `super::estimates`).
+        let cache_key = pos.key() ^ self.key_salt;
+        if let Some((pn, dn)) = self.estimates.get(cache_key) {
+            return Value::unknown(pn, dn_floor.max(dn), hand);
+        }
         // The search's own list: a fresh one is 2.4 KB to clear at every estimate.
         let list = &mut self.estimate_moves;
         list.clear();
-        if pos.side_to_move() == self.attacker {
-            if depth == 0 {
-                return Value::disproven(hand, false, 0);
-            }
+        if or_node {
             generate(pos, MoveClass::Checks, NonPromotions::Include, list);
             let checks = list.len();
             if checks == 0 {
@@ -236,6 +242,7 @@ impl Search<'_> {
                 self.store(pos, &v, 1);
                 return v;
             }
+            self.estimates.put(cache_key, 1, checks as PnDn);
             Value::unknown(1, dn_floor.max(checks as PnDn), hand)
         } else {
             // The board's evasions, and the squares where a drop blocks: the count needs
@@ -249,7 +256,9 @@ impl Search<'_> {
                 self.store(pos, &v, 1);
                 return v;
             }
-            Value::unknown(evasion_count(list, blocks, drops), dn_floor.max(1), hand)
+            let pn = evasion_count(list, blocks, drops);
+            self.estimates.put(cache_key, pn, 1);
+            Value::unknown(pn, dn_floor.max(1), hand)
         }
     }
 }

@@ -29,6 +29,7 @@ mod busy;
 mod children;
 mod dfpn;
 mod double_count;
+mod estimates;
 mod expansion;
 mod futility;
 mod hands;
@@ -498,6 +499,7 @@ fn new_search<'a>(
         merges: Vec::new(),
         arena: Vec::new(),
         estimate_moves: Box::default(),
+        estimates: Box::default(),
         solved_above: Default::default(),
         profile: config.profile.then(Box::default),
         busy: None,
