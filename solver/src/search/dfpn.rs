@@ -2,9 +2,10 @@
 //! thresholds are crossed or it is solved.
 
 use super::busy::{Busy, VIRTUAL_UNIT};
-use super::estimates::Estimates;
 use super::children::{is_open, select, shown, Child};
+use super::estimates::Estimates;
 use super::expansion::blocking_squares;
+use super::futile_memo::FutileMemo;
 use super::profile::Profile;
 use super::solved_above::SolvedAbove;
 use super::thresholds::{or_child_dn_threshold, widen};
@@ -90,6 +91,8 @@ pub(super) struct Search<'a> {
     /// Estimates of positions not yet searched, for their next estimate (see
     /// [`super::estimates`]).
     pub(super) estimates: Box<Estimates>,
+    /// The futile interpositions of AND nodes expanded before (see [`super::futile_memo`]).
+    pub(super) futile_memo: FutileMemo,
     /// Leaving subtrees that other threads have solved (see [`super::solved_above`]).
     pub(super) solved_above: SolvedAbove,
     /// Where the first proof's expansions go (`solve --profile`); `None` in a user's search.

@@ -2,6 +2,7 @@
 
 use super::children::{is_active, Child, Edge, Gate, Opens};
 use super::dfpn::{Frame, Search};
+use super::futile_memo::MAX_MOVES;
 use super::futility::{futility_captures, king_escapes, mated_at_once, play_test, unplay_test};
 use super::hands::{and_proof_hand, saturate_held};
 use super::profile::ChildKind;
@@ -43,9 +44,18 @@ impl Search<'_> {
         // Without futility tests (the first proof) under tsume rules, an interposition that the
         // board alone shows futile (taken, then mate at once) is no defence: left out.
         let prune = !self.futility_tests && self.rules == Rules::Tsume && interposable;
-        let escapes = if tsume || prune { king_escapes(pos) } else { Bitboard::default() };
+        // What an earlier expansion of this node found futile (see `super::futile_memo`).
+        let memo_key = pos.key() ^ self.key_salt;
+        let known = if prune { self.futile_memo.get(memo_key) } else { None };
+        let escapes = if tsume || (prune && known.is_none()) {
+            king_escapes(pos)
+        } else {
+            Bitboard::default()
+        };
         // Per square, whether drops there are futile by the board (0: not looked at yet).
         let mut futile_drops = [0u8; Square::NUM];
+        // What this expansion finds, for the memo: futile drop squares and board moves.
+        let (mut drop_squares, mut move_mask, mut move_blocks) = (Bitboard::EMPTY, 0u64, 0usize);
         // The last interposition by drop on each square, which the next one waits for; when
         // not under futility tests, on any square (one chain).
         let mut drop_chain: [Option<u16>; Square::NUM] = [None; Square::NUM];
@@ -76,14 +86,30 @@ impl Search<'_> {
         for &mv in moves.iter() {
             let block = blocks.is_some_and(|(ksq, line)| is_block(mv, ksq, line));
             if block && prune {
-                let futile = if mv.is_drop() {
-                    let seen = &mut futile_drops[mv.to().index()];
-                    if *seen == 0 {
-                        *seen = 1 + u8::from(mated_at_once(pos, mv, escapes));
+                let futile = match (mv.is_drop(), known) {
+                    (true, Some((drops, _))) => drops.contains(mv.to()),
+                    (true, None) => {
+                        let seen = &mut futile_drops[mv.to().index()];
+                        if *seen == 0 {
+                            *seen = 1 + u8::from(mated_at_once(pos, mv, escapes));
+                            if *seen == 2 {
+                                drop_squares |= Bitboard::from_square(mv.to());
+                            }
+                        }
+                        *seen == 2
                     }
-                    *seen == 2
-                } else {
-                    mated_at_once(pos, mv, escapes)
+                    (false, Some((_, mask))) => {
+                        move_blocks += 1;
+                        move_blocks <= MAX_MOVES && mask >> (move_blocks - 1) & 1 == 1
+                    }
+                    (false, None) => {
+                        move_blocks += 1;
+                        let futile = mated_at_once(pos, mv, escapes);
+                        if futile && move_blocks <= MAX_MOVES {
+                            move_mask |= 1 << (move_blocks - 1);
+                        }
+                        futile
+                    }
                 };
                 if futile {
                     continue;
@@ -110,6 +136,10 @@ impl Search<'_> {
             } else {
                 push(children, mv, Edge::Move, None);
             }
+        }
+        // Kept unless a board-move interposition past the memo's reach was looked at.
+        if prune && known.is_none() && move_blocks <= MAX_MOVES {
+            self.futile_memo.put(memo_key, drop_squares, move_mask);
         }
         for (i, c) in children.iter_mut().enumerate() {
             c.group =

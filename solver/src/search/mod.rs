@@ -31,6 +31,7 @@ mod dfpn;
 mod double_count;
 mod estimates;
 mod expansion;
+mod futile_memo;
 mod futility;
 mod hands;
 mod line;
@@ -500,6 +501,7 @@ fn new_search<'a>(
         arena: Vec::new(),
         estimate_moves: Box::default(),
         estimates: Box::default(),
+        futile_memo: Default::default(),
         solved_above: Default::default(),
         profile: config.profile.then(Box::default),
         busy: None,
