@@ -22,6 +22,7 @@ fn report(sfen: &str, intended: Option<&[Move]>) -> ComposerReport {
         // Enough for these small problems' questions; the checks of a game position that do
         // not mate can take longer to disprove, and would use all of a larger budget.
         questions_time: Duration::from_secs(5),
+        ..ReportLimits::default()
     };
     let stop = AtomicBool::new(false);
     check_problem(&mut solver, &position(sfen), intended, &limits, &stop)
@@ -180,6 +181,7 @@ fn a_detour_back_to_an_earlier_position_of_the_main_line_is_not_a_cook() {
         main: Limits { time: Some(Duration::from_secs(60)), nodes: None },
         question_nodes: 200_000,
         questions_time: Duration::from_secs(20),
+        ..ReportLimits::default()
     };
     let root = position(&sfen);
     let r = check_problem(&mut solver, &root, None, &limits, &AtomicBool::new(false));
@@ -211,6 +213,7 @@ fn report_within(sfen: &str, question_nodes: u64, questions_ms: u64) -> Composer
         main: Limits { time: Some(Duration::from_secs(60)), nodes: None },
         question_nodes,
         questions_time: Duration::from_millis(questions_ms),
+        ..ReportLimits::default()
     };
     check_problem(&mut solver, &position(sfen), None, &limits, &AtomicBool::new(false))
 }

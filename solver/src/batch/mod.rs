@@ -120,7 +120,9 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         unreadable_files: inputs.unreadable.len(),
         ..Summary::default()
     };
-    let report_limits = ReportLimits { main: limits.clone(), ..ReportLimits::default() };
+    // The questions along the main line take the solve's threads, one question a thread.
+    let report_limits =
+        ReportLimits { main: limits.clone(), threads: config.threads, ..ReportLimits::default() };
     let solve = |solver: &mut Solver, task: &Task| {
         let (result, failure) = solve_task(solver, task, &limits, &bar);
         if let (Some(dir), Some(p)) = (&args.profile, solver.take_profile()) {

@@ -35,8 +35,10 @@ pub struct ReportArgs {
     /// Transposition table size in MiB (shared by all questions of a problem).
     #[arg(long, value_name = "MB", default_value_t = SolverConfig::default().hash_mb)]
     pub hash: usize,
-    /// Search threads of each problem's solve and of each of its questions (sharing its
-    /// table). Default: the cores the jobs leave spare, shared among them.
+    /// Questions of each problem asked at once, one thread each (sharing the problem's
+    /// table); the problem's own solve runs on one thread, so that its main line, and the
+    /// questions asked about it, are the same whatever the threads. Default: the cores the
+    /// jobs leave spare, shared among them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// Problems checked at once (default: one per core), each with its share of `--hash`.
@@ -83,14 +85,18 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     let intended = intended_lines(&args.files, err);
     let jobs = args.jobs.map_or_else(crate::batch::args::default_jobs, usize::from);
     let jobs = jobs.clamp(1, inputs.tasks.len().max(1));
+    // The problem's own solve on one thread: with helpers its first proof, and so the line
+    // its refinement settles on among moves of equal length, changes from run to run (図巧31,
+    // three runs at two threads: B*3d or 6d5d at move 13, L*4c or S*4c at move 14). The
+    // threads take the questions.
     let config = SolverConfig {
         hash_mb: (args.hash / jobs).max(1),
         rules: Rules::Tsume,
-        threads: args
-            .threads
-            .map_or_else(|| crate::batch::args::default_threads(jobs), usize::from),
+        threads: 1,
         ..SolverConfig::default()
     };
+    let threads =
+        args.threads.map_or_else(|| crate::batch::args::default_threads(jobs), usize::from);
     let limits = ReportLimits {
         main: Limits {
             time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
@@ -98,6 +104,7 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         },
         question_nodes: args.question_nodes,
         questions_time: Duration::from_millis(args.questions_time_ms),
+        threads,
     };
     let bar = crate::batch::progress_bar(!args.quiet, inputs.tasks.len());
     let check = |solver: &mut Solver, task: &Task| {
