@@ -87,6 +87,7 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         table_file: args.table_file.clone(),
         threads: args.threads.map_or_else(|| args::default_threads(jobs), usize::from),
         profile: args.profile.is_some(),
+        lines_in_order: false,
     };
     if let Some(dir) = &args.profile {
         if let Err(e) = std::fs::create_dir_all(dir) {

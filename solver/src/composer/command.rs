@@ -105,12 +105,14 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     // The problem's own solve on one thread: with helpers its first proof, and so the line
     // its refinement settles on among moves of equal length, changes from run to run (図巧31,
     // three runs at two threads: B*3d or 6d5d at move 13, L*4c or S*4c at move 14). The
-    // threads take the questions.
+    // threads take the questions. Of checks that mate as soon, the line takes the first in
+    // order, not the one the table held first (which a table file changes from run to run).
     let config = SolverConfig {
         hash_mb: (args.hash / jobs).max(1),
         rules: Rules::Tsume,
         threads: 1,
         table_file: args.table_file.clone(),
+        lines_in_order: true,
         ..SolverConfig::default()
     };
     // A table file is opened here, so that a refused one ends the run before any work; the

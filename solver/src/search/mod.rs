@@ -401,6 +401,11 @@ fn solve_on(
                     probes: floor.max(share(PROBE_BUDGET_PERCENT)),
                     proofs: PROOF_BUDGET.min(floor),
                     pure_bound: if recalled { 0 } else { main_line::PURE_BOUND_BUDGET },
+                    ties: if config.lines_in_order {
+                        floor.max(share(PROBE_BUDGET_PERCENT))
+                    } else {
+                        0
+                    },
                 };
                 search.main_line(&mut root, budget, &mut team).map(|l| {
                     debug_assert_eq!(l.len.plies as usize, l.moves.len());
