@@ -61,6 +61,10 @@ pub(super) enum Try<A> {
     Provisional { answer: A, nodes: u64 },
     /// The problem's time ran out during it, after `nodes` nodes.
     OutOfTime { nodes: u64 },
+    /// It ended short of its cap and of the time with no answer, after `nodes` nodes: asked
+    /// again (the table may change meanwhile) within [`PROVISIONAL_PATIENCE`] such tries in a
+    /// row, then left unsettled, rather than asked again until the time is spent.
+    Stuck { nodes: u64 },
 }
 
 /// What asking a question came to.
@@ -80,6 +84,8 @@ pub(super) struct Effort {
     pub nodes: u64,
     /// The node cap of its last try.
     pub last_cap: u64,
+    /// Its tries ended [`PROVISIONAL_PATIENCE`] times in a row with no answer ([`Try::Stuck`]).
+    pub stuck: bool,
 }
 
 impl Effort {
@@ -87,6 +93,12 @@ impl Effort {
     /// 800,000)".
     pub(super) fn describe(&self) -> String {
         match self.tries {
+            _ if self.stuck => format!(
+                "no answer: its search ended short of its cap with none, {PROVISIONAL_PATIENCE} \
+                 times in a row (asked {} times, {} nodes in all): the table proves it, but no \
+                 line could be read from it on this way",
+                self.tries, self.nodes
+            ),
             0 => "the report's time ran out before it was asked".to_string(),
             n => format!(
                 "the report's time ran out: asked {n} time{}, {} nodes in all (the last try \
@@ -146,7 +158,7 @@ struct State<A> {
     outcomes: Vec<Option<Outcome<A>>>,
     /// The last provisional answer of each question (see [`Try::Provisional`]).
     provisional: Vec<Option<A>>,
-    /// Provisional tries in a row that stopped short of their cap, by question.
+    /// Provisional or stuck tries in a row that stopped short of their cap, by question.
     short: Vec<u32>,
     effort: Vec<Effort>,
     /// Every try as (question, cap), in the order taken (for the tests).
@@ -237,9 +249,23 @@ impl<A> Schedule<A> {
         };
         match result {
             Some(Try::Settled(a)) => state.outcomes[i] = Some(Outcome::Settled(a)),
-            Some(Try::Capped { nodes } | Try::OutOfTime { nodes }) => {
+            Some(Try::Capped { nodes }) => {
+                state.effort[i].nodes += nodes;
+                state.short[i] = 0;
+                again();
+            }
+            Some(Try::OutOfTime { nodes }) => {
                 state.effort[i].nodes += nodes;
                 again();
+            }
+            Some(Try::Stuck { nodes }) => {
+                state.effort[i].nodes += nodes;
+                state.short[i] += 1;
+                if state.short[i] < PROVISIONAL_PATIENCE {
+                    again();
+                } else {
+                    state.effort[i].stuck = true;
+                }
             }
             Some(Try::Provisional { answer, nodes }) => {
                 state.effort[i].nodes += nodes;
@@ -344,7 +370,8 @@ mod tests {
         let (outcomes, asked) = run(&[None, Some(3)], 10, 70);
         assert_eq!(outcomes[1], Outcome::Settled(3));
         assert_eq!(asked, vec![(0, 10), (1, 10), (0, 20), (0, 40)]);
-        assert_eq!(outcomes[0], Outcome::Unsettled(Effort { tries: 3, nodes: 70, last_cap: 40 }));
+        let effort = Effort { tries: 3, nodes: 70, last_cap: 40, stuck: false };
+        assert_eq!(outcomes[0], Outcome::Unsettled(effort));
     }
 
     /// A provisional answer (say, a longer mate) is asked for again while its tries reach
@@ -375,6 +402,42 @@ mod tests {
         let last = asked.iter().rev().find(|&&(i, _)| i == 1).copied();
         assert_eq!(outcomes[1], Outcome::Settled(last.unwrap_or_default()));
         assert!(tries(1) > tries(0));
+    }
+
+    /// A try that ends short of its cap with no answer is asked again (the table may change),
+    /// but not until the time is spent: after `PROVISIONAL_PATIENCE` such tries in a row the
+    /// question is unsettled, and says why.
+    #[test]
+    fn a_question_stuck_short_of_its_cap_is_given_up_within_its_patience() {
+        let asked = RefCell::new(Vec::new());
+        let outcomes = settle(
+            3,
+            10,
+            |i, cap| {
+                asked.borrow_mut().push((i, cap));
+                let tries = asked.borrow().iter().filter(|t| t.0 == i).count();
+                match i {
+                    0 => Try::Stuck { nodes: 4 },
+                    // Stuck twice, then answered.
+                    1 if tries <= 2 => Try::Stuck { nodes: 4 },
+                    _ => Try::Settled(i),
+                }
+            },
+            || true,
+        );
+        let asked = asked.into_inner();
+        let tries = |q: usize| asked.iter().filter(|&&(i, _)| i == q).count() as u32;
+        assert_eq!(tries(0), PROVISIONAL_PATIENCE);
+        let effort = Effort {
+            tries: PROVISIONAL_PATIENCE,
+            nodes: 4 * u64::from(PROVISIONAL_PATIENCE),
+            last_cap: 10 << (PROVISIONAL_PATIENCE - 1),
+            stuck: true,
+        };
+        assert_eq!(outcomes[0], Outcome::Unsettled(effort));
+        assert!(effort.describe().contains("no answer"), "{}", effort.describe());
+        assert_eq!((tries(1), &outcomes[1]), (3, &Outcome::Settled(1)));
+        assert_eq!(outcomes[2], Outcome::Settled(2));
     }
 
     #[test]
@@ -478,11 +541,8 @@ mod tests {
         let outcomes = schedule.outcomes();
         let settled = outcomes.iter().filter(|o| matches!(o, Outcome::Settled(_))).count();
         assert_eq!(settled, 3, "{outcomes:?}");
-        assert!(outcomes.contains(&Outcome::Unsettled(Effort {
-            tries: 1,
-            nodes: 0,
-            last_cap: 10
-        })));
+        let lost = Effort { tries: 1, last_cap: 10, ..Effort::default() };
+        assert!(outcomes.contains(&Outcome::Unsettled(lost)));
     }
 
     #[test]
