@@ -15,7 +15,10 @@
 //! from the table. The questions that decide soundness are asked first, each with a node cap,
 //! then again with a doubled cap while the problem's time for questions lasts
 //! ([`questions`]); a question not answered within that time is listed as unsettled (with how
-//! far it got), never as sound.
+//! far it got), never as sound. The questions along the main line are asked several at once,
+//! each by one thread alone on the shared table ([`Solver::at_once`]), in that order; the
+//! problem's own solve (`report`) runs on one thread, so that the line they are about is the
+//! same whatever the threads.
 
 pub mod command;
 pub mod html;
@@ -352,6 +355,10 @@ impl Asker<'_> {
 
     /// Asks once for the mate after `way` and `mv` within `cap` nodes and what is left of the
     /// problem's time (see [`try_within`]), with the solver's threads on this one question.
+    /// The positions of the way are on the question's path, as in the problem's own search: a
+    /// line back to one of them is a repetition, not a mate (else detours through earlier
+    /// positions of the main line would read as cooks). So are they for the questions along
+    /// the main line, each asked by one thread.
     fn try_after(&mut self, way: &[Move], mv: Move, cap: u64) -> questions::Try<Answer> {
         let (deadline, stop) = (self.deadline, self.stop);
         try_within(cap, deadline, stop, |limits| self.solve_after(way, mv, limits))
