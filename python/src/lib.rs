@@ -156,6 +156,7 @@ fn report(
             "questions_time_ms",
             questions_time_ms,
         )?),
+        threads: 1,
     };
     let config = SolverConfig { hash_mb: hash_mb as usize, ..SolverConfig::default() };
     let checked = run::run_detached(py, |stop| {

@@ -88,6 +88,11 @@ pub struct SolverConfig {
     /// Count where the first proof's expansions go (`solve --profile`, see
     /// `search::profile`): a diagnostic that costs memory, off by default.
     pub profile: bool,
+    /// Under tsume rules, of the checks that mate as soon at a node of the main line, the line
+    /// takes the first in the order of the moves, asking each check before it whether it does
+    /// (the composer's report, so that the line does not depend on what the table held; see
+    /// `search::main_line::RefineBudget::ties`). Off: the first the table held a proof of.
+    pub lines_in_order: bool,
 }
 
 impl Default for SolverConfig {
@@ -101,6 +106,7 @@ impl Default for SolverConfig {
             table_file: None,
             threads: 1,
             profile: false,
+            lines_in_order: false,
         }
     }
 }

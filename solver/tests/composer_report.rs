@@ -22,6 +22,7 @@ fn report(sfen: &str, intended: Option<&[Move]>) -> ComposerReport {
         // Enough for these small problems' questions; the checks of a game position that do
         // not mate can take longer to disprove, and would use all of a larger budget.
         questions_time: Duration::from_secs(5),
+        ..ReportLimits::default()
     };
     let stop = AtomicBool::new(false);
     check_problem(&mut solver, &position(sfen), intended, &limits, &stop)
@@ -150,6 +151,7 @@ fn the_report_command_writes_text_html_and_kif_and_reads_a_kif_with_its_intended
         html: Some(dir.join("html")),
         kif: Some(dir.join("kif")),
         quiet: true,
+        table_file: None,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     assert_eq!(run_with(&args, &mut out, &mut err), 0, "{}", String::from_utf8_lossy(&err));
@@ -180,6 +182,7 @@ fn a_detour_back_to_an_earlier_position_of_the_main_line_is_not_a_cook() {
         main: Limits { time: Some(Duration::from_secs(60)), nodes: None },
         question_nodes: 200_000,
         questions_time: Duration::from_secs(20),
+        ..ReportLimits::default()
     };
     let root = position(&sfen);
     let r = check_problem(&mut solver, &root, None, &limits, &AtomicBool::new(false));
@@ -211,6 +214,7 @@ fn report_within(sfen: &str, question_nodes: u64, questions_ms: u64) -> Composer
         main: Limits { time: Some(Duration::from_secs(60)), nodes: None },
         question_nodes,
         questions_time: Duration::from_millis(questions_ms),
+        ..ReportLimits::default()
     };
     check_problem(&mut solver, &position(sfen), None, &limits, &AtomicBool::new(false))
 }
@@ -258,4 +262,53 @@ fn with_no_time_for_questions_every_question_is_unsettled_and_says_so() {
     );
     assert_eq!((r.questions.settled, r.questions.unsettled), (0, r.unsettled.len()));
     assert!(!r.sound());
+}
+
+/// `report --table-file`: a second report of the same problem with the same file answers what
+/// the first settled from the file (図巧2: 312,287 nodes, then 6,029), and is the same report.
+#[test]
+fn a_second_report_with_the_table_file_goes_on_from_the_first() {
+    use solver::composer::command::{run_with, ReportArgs};
+    let dir = std::env::temp_dir().join(format!("tsumugi-report-file-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let problem = dir.join("zukou-002.sfen");
+    let sfen = problem_line("edo_zukou.sfen", "zukou-002");
+    std::fs::write(&problem, format!("{sfen} # zukou-002\n")).unwrap_or_else(|e| panic!("{e}"));
+    let args = ReportArgs {
+        files: vec![problem],
+        time_ms: 60_000,
+        questions_time_ms: 60_000,
+        question_nodes: 200_000,
+        hash: 64,
+        threads: Some(2),
+        jobs: None,
+        json: true,
+        html: None,
+        kif: None,
+        quiet: true,
+        table_file: Some(dir.join("table.tt")),
+    };
+    let run = || {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(run_with(&args, &mut out, &mut err), 0, "{}", String::from_utf8_lossy(&err));
+        let json: serde_json::Value =
+            serde_json::from_slice(&out).unwrap_or_else(|e| panic!("{e}"));
+        let report = json[0]["report"].clone();
+        (report, String::from_utf8_lossy(&err).to_string())
+    };
+    let (first, log) = run();
+    assert!(log.contains("created"), "{log}");
+    let (second, log) = run();
+    assert!(log.contains("opened"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let nodes = |r: &serde_json::Value| r["nodes"].as_u64().unwrap_or_default();
+    assert!(nodes(&first) > 100_000, "{first}");
+    assert!(nodes(&second) * 10 < nodes(&first), "{} then {}", nodes(&first), nodes(&second));
+    assert_eq!(first["questions"]["unsettled"], 0, "{first}");
+    for field in ["main_line", "cooks", "variations", "unsettled", "pieces_left", "proven_shortest"]
+    {
+        assert_eq!(first[field], second[field], "{field}");
+    }
+    assert_eq!(first["questions"]["settled"], second["questions"]["settled"]);
 }

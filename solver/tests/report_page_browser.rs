@@ -47,6 +47,7 @@ fn report(file: &Path, json: bool, html: Option<PathBuf>) -> String {
         html,
         kif: None,
         quiet: true,
+        table_file: None,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     assert_eq!(run_with(&args, &mut out, &mut err), 0, "{}", String::from_utf8_lossy(&err));

@@ -87,6 +87,7 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         table_file: args.table_file.clone(),
         threads: args.threads.map_or_else(|| args::default_threads(jobs), usize::from),
         profile: args.profile.is_some(),
+        lines_in_order: false,
     };
     if let Some(dir) = &args.profile {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -120,7 +121,9 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         unreadable_files: inputs.unreadable.len(),
         ..Summary::default()
     };
-    let report_limits = ReportLimits { main: limits.clone(), ..ReportLimits::default() };
+    // The questions along the main line take the solve's threads, one question a thread.
+    let report_limits =
+        ReportLimits { main: limits.clone(), threads: config.threads, ..ReportLimits::default() };
     let solve = |solver: &mut Solver, task: &Task| {
         let (result, failure) = solve_task(solver, task, &limits, &bar);
         if let (Some(dir), Some(p)) = (&args.profile, solver.take_profile()) {

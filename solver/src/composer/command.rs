@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Options of `tsumugi-mate report`.
@@ -35,8 +36,10 @@ pub struct ReportArgs {
     /// Transposition table size in MiB (shared by all questions of a problem).
     #[arg(long, value_name = "MB", default_value_t = SolverConfig::default().hash_mb)]
     pub hash: usize,
-    /// Search threads of each problem's solve and of each of its questions (sharing its
-    /// table). Default: the cores the jobs leave spare, shared among them.
+    /// Questions of each problem asked at once, one thread each (sharing the problem's
+    /// table); the problem's own solve runs on one thread, so that its main line, and the
+    /// questions asked about it, are the same whatever the threads. Default: the cores the
+    /// jobs leave spare, shared among them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// Problems checked at once (default: one per core), each with its share of `--hash`.
@@ -57,6 +60,12 @@ pub struct ReportArgs {
     /// checked).
     #[arg(long)]
     pub quiet: bool,
+    /// Keep the table in this file (memory-mapped, as `solve --table-file`), so that a report
+    /// run again goes on from this one: what it settled is answered from the file, and the
+    /// questions it left open go on from where they stopped. A missing file is created with
+    /// the `--hash` size; a file of other rules, keys or format is refused (exit 1). One job.
+    #[arg(long, value_name = "PATH")]
+    pub table_file: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -81,16 +90,49 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         let _ = writeln!(err, "{}:{}: {} (skipped)", b.file, b.line, b.error);
     }
     let intended = intended_lines(&args.files, err);
-    let jobs = args.jobs.map_or_else(crate::batch::args::default_jobs, usize::from);
+    let jobs = match (&args.table_file, args.jobs) {
+        (Some(_), Some(n)) if n > 1 => {
+            let _ = writeln!(
+                err,
+                "tsumugi-mate: a table file is one table, used by one job: drop --jobs {n}"
+            );
+            return 1;
+        }
+        (Some(_), _) => 1,
+        (None, jobs) => jobs.map_or_else(crate::batch::args::default_jobs, usize::from),
+    };
     let jobs = jobs.clamp(1, inputs.tasks.len().max(1));
+    // The problem's own solve on one thread: with helpers its first proof, and so the line
+    // its refinement settles on among moves of equal length, changes from run to run (図巧31,
+    // three runs at two threads: B*3d or 6d5d at move 13, L*4c or S*4c at move 14). The
+    // threads take the questions. Of checks that mate as soon, the line takes the first in
+    // order, not the one the table held first (which a table file changes from run to run).
     let config = SolverConfig {
         hash_mb: (args.hash / jobs).max(1),
         rules: Rules::Tsume,
-        threads: args
-            .threads
-            .map_or_else(|| crate::batch::args::default_threads(jobs), usize::from),
+        threads: 1,
+        table_file: args.table_file.clone(),
+        lines_in_order: true,
         ..SolverConfig::default()
     };
+    // A table file is opened here, so that a refused one ends the run before any work; the
+    // (one) worker takes this solver.
+    let opened = match Solver::open(config.clone()) {
+        Ok(mut s) => {
+            for line in s.take_table_log() {
+                let _ = writeln!(err, "{line}");
+            }
+            Mutex::new(Some(s))
+        }
+        Err(e) => {
+            let _ = writeln!(err, "{e}");
+            return 1;
+        }
+    };
+    // Table-file errors met on the way (a flush that failed), printed at the end.
+    let file_errors = Mutex::new(Vec::new());
+    let threads =
+        args.threads.map_or_else(|| crate::batch::args::default_threads(jobs), usize::from);
     let limits = ReportLimits {
         main: Limits {
             time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
@@ -98,6 +140,7 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         },
         question_nodes: args.question_nodes,
         questions_time: Duration::from_millis(args.questions_time_ms),
+        threads,
     };
     let bar = crate::batch::progress_bar(!args.quiet, inputs.tasks.len());
     let check = |solver: &mut Solver, task: &Task| {
@@ -111,7 +154,16 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         };
         let moves = task.intended.clone().or_else(from_pv);
         let stop = AtomicBool::new(false);
-        check_problem(solver, &task.problem.position, moves.as_deref(), &limits, &stop)
+        let report =
+            check_problem(solver, &task.problem.position, moves.as_deref(), &limits, &stop);
+        // What the problem settled reaches the file after every problem, so a kill loses at
+        // most one.
+        if let Err(e) = solver.flush_table() {
+            if let Ok(mut errors) = file_errors.lock() {
+                errors.push(format!("{}: table file: {e}", task.label()));
+            }
+        }
+        report
     };
     let mut reports = Vec::new();
     let deliver = |i: usize, report: ComposerReport| {
@@ -125,9 +177,16 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         bar.inc(1);
         reports.push((i, report));
     };
-    let make = || Solver::new(config.clone());
+    let make = || {
+        let first = opened.lock().ok().and_then(|mut s| s.take());
+        first.unwrap_or_else(|| Solver::new(config.clone()))
+    };
     let solved = solve_in_order(&inputs.tasks, jobs, make, check, deliver);
     bar.finish_and_clear();
+    let file_errors = file_errors.into_inner().unwrap_or_default();
+    for e in &file_errors {
+        let _ = writeln!(err, "{e}");
+    }
     if let Err(e) = solved {
         let _ = writeln!(err, "tsumugi-mate: cannot start the search threads: {e}");
         return 1;
@@ -161,7 +220,7 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
             }
         }
     }
-    u8::from(!inputs.unreadable.is_empty())
+    u8::from(!inputs.unreadable.is_empty() || !file_errors.is_empty())
 }
 
 /// The intended lines of the `.pv` files beside `files`, by problem id.

@@ -15,7 +15,10 @@
 //! from the table. The questions that decide soundness are asked first, each with a node cap,
 //! then again with a doubled cap while the problem's time for questions lasts
 //! ([`questions`]); a question not answered within that time is listed as unsettled (with how
-//! far it got), never as sound.
+//! far it got), never as sound. The questions along the main line are asked several at once,
+//! each by one thread alone on the shared table ([`Solver::at_once`]), in that order; the
+//! problem's own solve (`report`) runs on one thread, so that the line they are about is the
+//! same whatever the threads.
 
 pub mod command;
 pub mod html;
@@ -26,10 +29,10 @@ pub mod text;
 use crate::outcome::{Limits, Outcome, SolveResult};
 use crate::search::Solver;
 use intended::{compare_intended, IntendedLine};
-use questions::{Ask, Question, Try};
+use questions::{Ask, Question, Schedule, Try};
 use serde::Serialize;
 use shogi::{Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How much a report may spend.
@@ -42,6 +45,10 @@ pub struct ReportLimits {
     pub question_nodes: u64,
     /// Time for all questions of one problem together; what it does not settle is unsettled.
     pub questions_time: Duration,
+    /// Questions asked at once along the main line, each by one thread alone (sharing the
+    /// table): a disproof shared by threads costs more nodes than alone. The problem's own
+    /// solve, the refutations and the intended line's question use the solver's threads.
+    pub threads: usize,
 }
 
 impl Default for ReportLimits {
@@ -50,6 +57,7 @@ impl Default for ReportLimits {
             main: Limits { time: Some(Duration::from_secs(60)), nodes: None },
             question_nodes: 200_000,
             questions_time: Duration::from_secs(60),
+            threads: 1,
         }
     }
 }
@@ -257,6 +265,7 @@ pub fn report_on(
         main_limits: limits.main.clone(),
         deadline: Instant::now() + limits.questions_time,
         budget: limits.questions_time,
+        threads: limits.threads,
         nodes: main.nodes,
     };
     let mut report = ComposerReport {
@@ -320,15 +329,12 @@ pub(crate) struct Asker<'a> {
     deadline: Instant,
     /// The problem's time for questions (for the report: how much of it was used).
     budget: Duration,
+    /// Questions along the main line asked at once (see [`ReportLimits::threads`]).
+    threads: usize,
     nodes: u64,
 }
 
 impl Asker<'_> {
-    /// Whether the problem's time for questions lasts (and nobody said stop).
-    fn time_left(&self) -> bool {
-        time_left(self.deadline, self.stop)
-    }
-
     /// The mate after `way` (moves from the problem's position) and `mv`, asked again with a
     /// doubled node cap while the problem's time for questions lasts (see [`questions`]).
     fn after(&mut self, way: &[Move], mv: Move) -> Answer {
@@ -348,20 +354,14 @@ impl Asker<'_> {
     }
 
     /// Asks once for the mate after `way` and `mv` within `cap` nodes and what is left of the
-    /// problem's time. The positions of the way are on the question's path, as in the
-    /// problem's own search: a line back to one of them is a repetition, not a mate (else
-    /// detours through earlier positions of the main line would read as cooks).
+    /// problem's time (see [`try_within`]), with the solver's threads on this one question.
+    /// The positions of the way are on the question's path, as in the problem's own search: a
+    /// line back to one of them is a repetition, not a mate (else detours through earlier
+    /// positions of the main line would read as cooks). So are they for the questions along
+    /// the main line, each asked by one thread.
     fn try_after(&mut self, way: &[Move], mv: Move, cap: u64) -> questions::Try<Answer> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        let limits = Limits { time: Some(left), nodes: Some(cap) };
-        let r = self.solve_after(way, mv, &limits);
-        match r.outcome {
-            Outcome::Timeout if !r.depth_limited && !self.time_left() => {
-                Try::OutOfTime { nodes: r.nodes }
-            }
-            Outcome::Timeout if !r.depth_limited => Try::Capped { nodes: r.nodes },
-            _ => Try::Settled(answer_of(r)),
-        }
+        let (deadline, stop) = (self.deadline, self.stop);
+        try_within(cap, deadline, stop, |limits| self.solve_after(way, mv, limits))
     }
 
     /// As [`Asker::after`], once, within the limits of the problem's own solve.
@@ -409,14 +409,25 @@ impl Asker<'_> {
         // Every question is unbounded: a search bounded to the main line's length would count
         // the plies of futile interpositions, which tsume rules do not, and miss mates that end
         // with them (a cook at the last move of 図巧98 read as no mate).
+        let (origin, attacker) = (&self.origin, self.attacker);
         let (deadline, stop) = (self.deadline, self.stop);
-        let outcomes = questions::settle(
-            asked.len(),
-            first_cap,
-            |k, cap| {
-                let q = asked[k];
-                let before = self.nodes;
-                match self.try_after(&line[..q.index], q.mv, cap) {
+        let schedule = Schedule::new(asked.len(), first_cap);
+        let nodes = AtomicU64::new(0);
+        let questions = &asked;
+        // One question a thread (see `questions::Schedule`): a disproof shared by two threads
+        // costs more nodes than alone.
+        self.solver.at_once(self.threads, |thread| {
+            let ask = |k: usize, cap| {
+                let q = questions[k];
+                let mut spent = 0;
+                let tried = try_within(cap, deadline, stop, |limits| {
+                    let way: Vec<Move> = line[..q.index].iter().copied().chain([q.mv]).collect();
+                    let r = thread.solve_after(origin, &way, attacker, limits, stop);
+                    spent = r.nodes;
+                    r
+                });
+                nodes.fetch_add(spent, Ordering::Relaxed);
+                match tried {
                     // A mate longer than the main line's from here, not proven the shortest:
                     // a cook only if a shorter one exists, which a larger cap may show.
                     Try::Settled(Answer::Mate { moves, proven: false })
@@ -425,13 +436,15 @@ impl Asker<'_> {
                             && moves.len() >= line.len() - q.index =>
                     {
                         let answer = Answer::Mate { moves, proven: false };
-                        Try::Provisional { answer, nodes: self.nodes - before }
+                        Try::Provisional { answer, nodes: spent }
                     }
                     t => t,
                 }
-            },
-            || time_left(deadline, stop),
-        );
+            };
+            schedule.work(ask, || time_left(deadline, stop));
+        });
+        self.nodes += nodes.into_inner();
+        let outcomes = schedule.outcomes();
         let mut found: Vec<(Question, questions::Outcome<Answer>)> =
             asked.into_iter().zip(outcomes).collect();
         // By ply; the questions of one ply keep the order they were found in.
@@ -494,6 +507,29 @@ fn answer_of(r: SolveResult) -> Answer {
             Answer::Unsettled("no mate within the depth limit".to_string())
         }
         Outcome::Timeout => Answer::Unsettled(format!("not settled within {} nodes", r.nodes)),
+    }
+}
+
+/// One try of a question within `cap` nodes and what is left of the time until `deadline`:
+/// `solve` solves it within the limits it is given.
+fn try_within(
+    cap: u64,
+    deadline: Instant,
+    stop: &AtomicBool,
+    solve: impl FnOnce(&Limits) -> SolveResult,
+) -> Try<Answer> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    let r = solve(&Limits { time: Some(left), nodes: Some(cap) });
+    match r.outcome {
+        Outcome::Timeout if !r.depth_limited && !time_left(deadline, stop) => {
+            Try::OutOfTime { nodes: r.nodes }
+        }
+        // Neither the cap nor the time: the table proves the position, but no line could be
+        // read from it on this way (図巧43's ▲３六銀 at move 47, once in six reports at two
+        // threads: 4 nodes a try, asked 221,146 times in the 20 s).
+        Outcome::Timeout if !r.depth_limited && r.nodes < cap => Try::Stuck { nodes: r.nodes },
+        Outcome::Timeout if !r.depth_limited => Try::Capped { nodes: r.nodes },
+        _ => Try::Settled(answer_of(r)),
     }
 }
 

@@ -8,6 +8,9 @@
 //! that time ran out, and the report says how far it got.
 
 use shogi::Move;
+use std::collections::BTreeSet;
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 /// What a question asks about a move of the main line's position at `index`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,6 +61,10 @@ pub(super) enum Try<A> {
     Provisional { answer: A, nodes: u64 },
     /// The problem's time ran out during it, after `nodes` nodes.
     OutOfTime { nodes: u64 },
+    /// It ended short of its cap and of the time with no answer, after `nodes` nodes: asked
+    /// again (the table may change meanwhile) within [`PROVISIONAL_PATIENCE`] such tries in a
+    /// row, then left unsettled, rather than asked again until the time is spent.
+    Stuck { nodes: u64 },
 }
 
 /// What asking a question came to.
@@ -77,6 +84,8 @@ pub(super) struct Effort {
     pub nodes: u64,
     /// The node cap of its last try.
     pub last_cap: u64,
+    /// Its tries ended [`PROVISIONAL_PATIENCE`] times in a row with no answer ([`Try::Stuck`]).
+    pub stuck: bool,
 }
 
 impl Effort {
@@ -84,6 +93,12 @@ impl Effort {
     /// 800,000)".
     pub(super) fn describe(&self) -> String {
         match self.tries {
+            _ if self.stuck => format!(
+                "no answer: its search ended short of its cap with none, {PROVISIONAL_PATIENCE} \
+                 times in a row (asked {} times, {} nodes in all): the table proves it, but no \
+                 line could be read from it on this way",
+                self.tries, self.nodes
+            ),
             0 => "the report's time ran out before it was asked".to_string(),
             n => format!(
                 "the report's time ran out: asked {n} time{}, {} nodes in all (the last try \
@@ -105,66 +120,212 @@ pub(super) fn order(questions: &mut [Question]) {
 /// Asks every question (`ask(i, cap)` asks question `i` once within `cap` nodes), in order,
 /// with `first_cap`; then those the cap stopped again with the cap doubled, round after round,
 /// until each is settled or `time_left()` says the time is spent. The outcomes, by question.
+/// (One thread: [`Schedule`] with one worker.)
 pub(super) fn settle<A>(
     count: usize,
     first_cap: u64,
-    mut ask: impl FnMut(usize, u64) -> Try<A>,
+    ask: impl FnMut(usize, u64) -> Try<A>,
     time_left: impl Fn() -> bool,
 ) -> Vec<Outcome<A>> {
-    let mut outcomes: Vec<Option<Outcome<A>>> = (0..count).map(|_| None).collect();
-    let mut provisional: Vec<Option<A>> = (0..count).map(|_| None).collect();
-    // Provisional tries in a row that stopped short of their cap, by question.
-    let mut short = vec![0u32; count];
-    let mut effort = vec![Effort::default(); count];
-    let mut pending: Vec<usize> = (0..count).collect();
-    let mut cap = first_cap.max(1);
-    while !pending.is_empty() && time_left() {
-        let mut again = Vec::new();
-        for &i in &pending {
-            if !time_left() {
-                again.push(i);
-                continue;
-            }
-            let e = &mut effort[i];
-            e.tries += 1;
-            e.last_cap = cap;
-            match ask(i, cap) {
-                Try::Settled(a) => outcomes[i] = Some(Outcome::Settled(a)),
-                Try::Capped { nodes } => {
-                    e.nodes += nodes;
-                    again.push(i);
-                }
-                Try::OutOfTime { nodes } => {
-                    e.nodes += nodes;
-                    again.push(i);
-                }
-                Try::Provisional { answer, nodes } => {
-                    e.nodes += nodes;
-                    short[i] = if nodes >= cap { 0 } else { short[i] + 1 };
-                    if short[i] < PROVISIONAL_PATIENCE {
-                        provisional[i] = Some(answer);
-                        again.push(i);
-                    } else {
-                        outcomes[i] = Some(Outcome::Settled(answer));
-                    }
-                }
-            }
+    let schedule = Schedule::new(count, first_cap);
+    schedule.work(ask, time_left);
+    schedule.outcomes()
+}
+
+/// The questions of one report and what became of them, for any number of threads that take
+/// them ([`Schedule::work`]), one thread a question.
+///
+/// The order that decides soundness is kept whatever the threads: a try is taken only when
+/// every try before it has been taken, tries ordered by round (the first try of every question,
+/// then the second try, with twice the cap, of those the cap stopped, ...) and within a round
+/// by question. So a question is never left unasked, nor asked fewer times, while one after it
+/// is asked, except for the tries that were under way when the time ran out; and the outcomes
+/// come by question, whichever thread answered, so the report reads the same. With one thread
+/// the tries come exactly as [`settle`]'s rounds.
+pub(super) struct Schedule<A> {
+    state: Mutex<State<A>>,
+    /// Told when a try ends: a thread waiting for one may take the try it requeued, or stop.
+    ended: Condvar,
+    first_cap: u64,
+}
+
+/// A [`Schedule`]'s state, under its lock.
+struct State<A> {
+    /// The tries to take, as (round, question), the smallest first.
+    queue: BTreeSet<(u32, usize)>,
+    /// Tries taken and not yet ended.
+    under_way: usize,
+    outcomes: Vec<Option<Outcome<A>>>,
+    /// The last provisional answer of each question (see [`Try::Provisional`]).
+    provisional: Vec<Option<A>>,
+    /// Provisional or stuck tries in a row that stopped short of their cap, by question.
+    short: Vec<u32>,
+    effort: Vec<Effort>,
+    /// Every try as (question, cap), in the order taken (for the tests).
+    #[cfg(test)]
+    taken: Vec<(usize, u64)>,
+}
+
+/// How long a thread with nothing to take waits for a try under way to end before it looks at
+/// the time again.
+const WAIT: Duration = Duration::from_millis(20);
+
+impl<A> Schedule<A> {
+    /// `count` questions, none asked yet; first tries capped at `first_cap`.
+    pub(super) fn new(count: usize, first_cap: u64) -> Schedule<A> {
+        Schedule {
+            state: Mutex::new(State {
+                queue: (0..count).map(|i| (0, i)).collect(),
+                under_way: 0,
+                outcomes: (0..count).map(|_| None).collect(),
+                provisional: (0..count).map(|_| None).collect(),
+                short: vec![0; count],
+                effort: vec![Effort::default(); count],
+                #[cfg(test)]
+                taken: Vec::new(),
+            }),
+            ended: Condvar::new(),
+            first_cap: first_cap.max(1),
         }
-        pending = again;
-        cap = cap.saturating_mul(2);
     }
-    outcomes
-        .into_iter()
-        .zip(provisional)
-        .zip(effort)
-        .map(|((o, p), e)| o.or(p.map(Outcome::Settled)).unwrap_or(Outcome::Unsettled(e)))
-        .collect()
+
+    /// The state, even after a thread panicked while holding it (each change under the lock
+    /// is whole, so what it holds stays consistent).
+    fn lock(&self) -> MutexGuard<'_, State<A>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A thread's share: takes the next try, asks it (`ask(i, cap)`), records its result, and
+    /// so on until none is left or `time_left()` says the time is spent.
+    pub(super) fn work(
+        &self,
+        mut ask: impl FnMut(usize, u64) -> Try<A>,
+        time_left: impl Fn() -> bool,
+    ) {
+        while let Some(taken) = self.take(&time_left) {
+            let result = ask(taken.question, taken.cap);
+            taken.end(Some(result));
+        }
+    }
+
+    /// The next try, waiting while none is queued but some are under way (they may come back);
+    /// `None` when every question is answered or the time is spent.
+    fn take(&self, time_left: &impl Fn() -> bool) -> Option<Taken<'_, A>> {
+        let mut state = self.lock();
+        loop {
+            if !time_left() {
+                return None;
+            }
+            if let Some((round, question)) = state.queue.pop_first() {
+                let doubled = 1u64.checked_shl(round).unwrap_or(u64::MAX);
+                let cap = self.first_cap.saturating_mul(doubled);
+                state.under_way += 1;
+                let e = &mut state.effort[question];
+                e.tries += 1;
+                e.last_cap = cap;
+                #[cfg(test)]
+                state.taken.push((question, cap));
+                return Some(Taken { schedule: self, question, round, cap, ended: false });
+            }
+            if state.under_way == 0 {
+                return None;
+            }
+            state = match self.ended.wait_timeout(state, WAIT) {
+                Ok((s, _)) => s,
+                Err(e) => e.into_inner().0,
+            };
+        }
+    }
+
+    /// Records what the try of `question` in `round` with `cap` came to (`None`: nothing, the
+    /// thread that asked it panicked).
+    fn end(&self, question: usize, round: u32, cap: u64, result: Option<Try<A>>) {
+        let mut state = self.lock();
+        let state = &mut *state;
+        state.under_way -= 1;
+        let i = question;
+        let mut again = || {
+            state.queue.insert((round.saturating_add(1), i));
+        };
+        match result {
+            Some(Try::Settled(a)) => state.outcomes[i] = Some(Outcome::Settled(a)),
+            Some(Try::Capped { nodes }) => {
+                state.effort[i].nodes += nodes;
+                state.short[i] = 0;
+                again();
+            }
+            Some(Try::OutOfTime { nodes }) => {
+                state.effort[i].nodes += nodes;
+                again();
+            }
+            Some(Try::Stuck { nodes }) => {
+                state.effort[i].nodes += nodes;
+                state.short[i] += 1;
+                if state.short[i] < PROVISIONAL_PATIENCE {
+                    again();
+                } else {
+                    state.effort[i].stuck = true;
+                }
+            }
+            Some(Try::Provisional { answer, nodes }) => {
+                state.effort[i].nodes += nodes;
+                state.short[i] = if nodes >= cap { 0 } else { state.short[i] + 1 };
+                if state.short[i] < PROVISIONAL_PATIENCE {
+                    state.provisional[i] = Some(answer);
+                    again();
+                } else {
+                    state.outcomes[i] = Some(Outcome::Settled(answer));
+                }
+            }
+            None => {}
+        }
+        self.ended.notify_all();
+    }
+
+    /// The outcomes, by question: a question not settled is settled by its last provisional
+    /// answer if it had one, else unsettled with how far it got.
+    pub(super) fn outcomes(self) -> Vec<Outcome<A>> {
+        let state = self.state.into_inner().unwrap_or_else(PoisonError::into_inner);
+        state
+            .outcomes
+            .into_iter()
+            .zip(state.provisional)
+            .zip(state.effort)
+            .map(|((o, p), e)| o.or(p.map(Outcome::Settled)).unwrap_or(Outcome::Unsettled(e)))
+            .collect()
+    }
+}
+
+/// A try taken from a [`Schedule`]: ended with its result, or, should its thread panic, ended
+/// with none when dropped (so that the other threads do not wait for it).
+struct Taken<'s, A> {
+    schedule: &'s Schedule<A>,
+    question: usize,
+    round: u32,
+    cap: u64,
+    ended: bool,
+}
+
+impl<A> Taken<'_, A> {
+    fn end(mut self, result: Option<Try<A>>) {
+        self.ended = true;
+        self.schedule.end(self.question, self.round, self.cap, result);
+    }
+}
+
+impl<A> Drop for Taken<'_, A> {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.schedule.end(self.question, self.round, self.cap, None);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::cell::{Cell, RefCell};
+    use std::time::Instant;
 
     /// Question `i` settles once a try is given at least `need[i]` nodes (none: never).
     fn run(
@@ -209,7 +370,8 @@ mod tests {
         let (outcomes, asked) = run(&[None, Some(3)], 10, 70);
         assert_eq!(outcomes[1], Outcome::Settled(3));
         assert_eq!(asked, vec![(0, 10), (1, 10), (0, 20), (0, 40)]);
-        assert_eq!(outcomes[0], Outcome::Unsettled(Effort { tries: 3, nodes: 70, last_cap: 40 }));
+        let effort = Effort { tries: 3, nodes: 70, last_cap: 40, stuck: false };
+        assert_eq!(outcomes[0], Outcome::Unsettled(effort));
     }
 
     /// A provisional answer (say, a longer mate) is asked for again while its tries reach
@@ -242,12 +404,145 @@ mod tests {
         assert!(tries(1) > tries(0));
     }
 
+    /// A try that ends short of its cap with no answer is asked again (the table may change),
+    /// but not until the time is spent: after `PROVISIONAL_PATIENCE` such tries in a row the
+    /// question is unsettled, and says why.
+    #[test]
+    fn a_question_stuck_short_of_its_cap_is_given_up_within_its_patience() {
+        let asked = RefCell::new(Vec::new());
+        let outcomes = settle(
+            3,
+            10,
+            |i, cap| {
+                asked.borrow_mut().push((i, cap));
+                let tries = asked.borrow().iter().filter(|t| t.0 == i).count();
+                match i {
+                    0 => Try::Stuck { nodes: 4 },
+                    // Stuck twice, then answered.
+                    1 if tries <= 2 => Try::Stuck { nodes: 4 },
+                    _ => Try::Settled(i),
+                }
+            },
+            || true,
+        );
+        let asked = asked.into_inner();
+        let tries = |q: usize| asked.iter().filter(|&&(i, _)| i == q).count() as u32;
+        assert_eq!(tries(0), PROVISIONAL_PATIENCE);
+        let effort = Effort {
+            tries: PROVISIONAL_PATIENCE,
+            nodes: 4 * u64::from(PROVISIONAL_PATIENCE),
+            last_cap: 10 << (PROVISIONAL_PATIENCE - 1),
+            stuck: true,
+        };
+        assert_eq!(outcomes[0], Outcome::Unsettled(effort));
+        assert!(effort.describe().contains("no answer"), "{}", effort.describe());
+        assert_eq!((tries(1), &outcomes[1]), (3, &Outcome::Settled(1)));
+        assert_eq!(outcomes[2], Outcome::Settled(2));
+    }
+
     #[test]
     fn a_question_whose_turn_never_came_was_not_tried() {
         let (outcomes, asked) = run(&[None, Some(1)], 100, 50);
         assert_eq!(asked, vec![(0, 100)]);
         assert_eq!(outcomes[1], Outcome::Unsettled(Effort::default()));
         assert!(Effort::default().describe().contains("before it was asked"));
+    }
+
+    /// `need` as in [`run`], asked by `threads` threads of one [`Schedule`]. The outcomes, every try as (question, cap) in the
+    /// order taken, and the most tries under way at once.
+    fn run_at_once(
+        need: &[Option<u64>],
+        first_cap: u64,
+        threads: usize,
+    ) -> (Vec<Outcome<u64>>, Vec<(usize, u64)>, usize) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let schedule = Schedule::new(need.len(), first_cap);
+        let (now, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    let ask = |i: usize, cap: u64| {
+                        most.fetch_max(now.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+                        // Until every thread has a try under way (or 2 s): a schedule that
+                        // let only one try be under way at a time would show it.
+                        let until = Instant::now() + Duration::from_secs(2);
+                        while most.load(Ordering::SeqCst) < threads && Instant::now() < until {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                        now.fetch_sub(1, Ordering::SeqCst);
+                        match need[i] {
+                            Some(n) if n <= cap => Try::Settled(n),
+                            _ => Try::Capped { nodes: cap },
+                        }
+                    };
+                    schedule.work(ask, || true);
+                });
+            }
+        });
+        let taken = schedule.lock().taken.clone();
+        (schedule.outcomes(), taken, most.into_inner())
+    }
+
+    #[test]
+    fn two_threads_settle_what_one_settles_one_question_each() {
+        let need = [Some(10), Some(35), Some(5), Some(80), Some(10), Some(20)];
+        let (one, _) = run(&need, 10, u64::MAX);
+        let (two, taken, most) = run_at_once(&need, 10, 2);
+        assert_eq!(two, one);
+        assert_eq!(most, 2, "the threads took one question each at once: {taken:?}");
+        // The same tries as one thread, each question's tries with growing caps.
+        let mut sorted = taken.clone();
+        sorted.sort();
+        let (_, mut alone) = run(&need, 10, u64::MAX);
+        alone.sort();
+        assert_eq!(sorted, alone);
+    }
+
+    /// The order that decides soundness, whatever the threads: every question is asked once,
+    /// in order, before any is asked again, and a question is asked again with growing caps.
+    #[test]
+    fn threads_take_the_first_tries_in_order_before_any_second_try() {
+        let need: Vec<Option<u64>> = (0..12).map(|i| Some(10 << (i % 4))).collect();
+        let (outcomes, taken, _) = run_at_once(&need, 10, 3);
+        assert!(outcomes.iter().all(|o| matches!(o, Outcome::Settled(_))), "{outcomes:?}");
+        let firsts: Vec<(usize, u64)> = (0..need.len()).map(|i| (i, 10)).collect();
+        assert_eq!(taken[..need.len()], firsts[..], "{taken:?}");
+        for i in 0..need.len() {
+            let caps: Vec<u64> = taken.iter().filter(|t| t.0 == i).map(|t| t.1).collect();
+            assert!(caps.windows(2).all(|w| w[1] == 2 * w[0]), "{i}: {caps:?}");
+        }
+    }
+
+    /// A thread that panics in a try only loses that try: the others go on and end.
+    #[test]
+    fn a_thread_that_panics_does_not_hold_the_others_up() {
+        let schedule: Schedule<u32> = Schedule::new(4, 10);
+        std::thread::scope(|scope| {
+            let panicky = scope.spawn(|| {
+                schedule.work(
+                    |i, _| {
+                        std::thread::sleep(Duration::from_millis(5));
+                        panic!("question {i}")
+                    },
+                    || true,
+                )
+            });
+            scope.spawn(|| {
+                schedule.work(
+                    |i, _| {
+                        std::thread::sleep(Duration::from_millis(20));
+                        Try::Settled(i as u32)
+                    },
+                    || true,
+                )
+            });
+            assert!(panicky.join().is_err());
+        });
+        let outcomes = schedule.outcomes();
+        let settled = outcomes.iter().filter(|o| matches!(o, Outcome::Settled(_))).count();
+        assert_eq!(settled, 3, "{outcomes:?}");
+        let lost = Effort { tries: 1, last_cap: 10, ..Effort::default() };
+        assert!(outcomes.contains(&Outcome::Unsettled(lost)));
     }
 
     #[test]

@@ -69,6 +69,9 @@ pub(super) struct LineMemo {
     /// Bumped at each shorter mate found: a value of an earlier epoch is checked against the
     /// table once before it is used again.
     pub(super) epoch: u32,
+    /// Of the checks of equal value at an OR node, the first in the order of the moves is the
+    /// line's, not the first whose proof the table held (see `RefineBudget::ties`).
+    pub(super) in_order: bool,
 }
 
 impl LineMemo {

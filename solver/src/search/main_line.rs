@@ -39,7 +39,7 @@
 use super::dfpn::Search;
 use super::expansion::{blocking_squares, is_block};
 use super::line_memo::{Known, LineMemo};
-use super::team::{Pass, Question, Team};
+use super::team::{Ask, Pass, Question, Team};
 use super::value::Value;
 use crate::config::Rules;
 use crate::outcome::Phase;
@@ -156,7 +156,19 @@ pub(super) struct RefineBudget {
     pub(super) proofs: u64,
     /// What the pure-rule bound's questions may spend (see [`PURE_BOUND_BUDGET`]).
     pub(super) pure_bound: u64,
+    /// What the questions for ties may spend; 0: none, and ties go to the check whose proof
+    /// the table held first. Where several checks of an OR node of the line mate as soon, the
+    /// line takes the first in the order of the moves: once the line is refined, every check
+    /// before the line's is asked whether it mates as soon ([`Ask::Tie`], capped at
+    /// [`TIE_CAP`]), and one that does becomes the line's. Which of them the table held a
+    /// proof of first depends on the threads and on what earlier searches left in it (a table
+    /// file: 図巧5's second report took 5a6b+ at move 15 for the first one's 6f6b+, the cook
+    /// the first report found); the first in order does not, where its question is settled.
+    pub(super) ties: u64,
 }
+
+/// The node cap of a question for a tie (see [`RefineBudget::ties`]): the largest probe's.
+const TIE_CAP: u64 = LAST_PROBE_CAP;
 
 impl Search<'_> {
     /// The main line from `root` (proven to mate), refined within `budget`, the team's
@@ -174,6 +186,7 @@ impl Search<'_> {
         let spent =
             |search: &Search<'_>, team: &Team<'_>, since: u64| all_nodes(search, team) - since;
         let mut memo = LineMemo::default();
+        memo.in_order = budget.ties > 0;
         // Questions settled with no shorter mate, and the cap each unsettled one was cut at.
         let mut settled: HashSet<(u64, u16)> = HashSet::new();
         let mut tried: HashMap<(u64, u16), u64> = HashMap::new();
@@ -193,6 +206,11 @@ impl Search<'_> {
         let mut first_line_len: Option<u16> = None;
         // The last main line built: the answer when a limit or `stop` ends a later phase.
         let mut last: Option<MainLine> = None;
+        // The questions for ties asked (once each), what they spent, and the length of a line
+        // proven shortest before a tie changed it (another line as long is as short).
+        let mut asked_ties: HashSet<(u64, u16)> = HashSet::new();
+        let mut ties_spent = 0;
+        let mut proven_before_tie: Option<u16> = None;
         loop {
             let end = if cap <= LAST_PROBE_CAP { budget.probes } else { budget.proofs };
             self.begin(Phase::MainLine);
@@ -233,7 +251,13 @@ impl Search<'_> {
                     // defence is the line, not the lengths the line's proof rests on).
                     if l > 0 && value.leftover > 0 && asked_as_long.insert(question) {
                         let cap = FIRST_QUESTION_CAP;
-                        questions.push(Question { line: l, index: i, value, cap, as_long: true });
+                        questions.push(Question {
+                            line: l,
+                            index: i,
+                            value,
+                            cap,
+                            ask: Ask::AsLong,
+                        });
                     }
                     if settled.contains(&question) {
                         continue;
@@ -246,7 +270,7 @@ impl Search<'_> {
                         unsettled = true;
                         continue;
                     }
-                    questions.push(Question { line: l, index: i, value, cap, as_long: false });
+                    questions.push(Question { line: l, index: i, value, cap, ask: Ask::Shorter });
                 }
             }
             let left = end.saturating_sub(spent(self, team, since));
@@ -262,7 +286,7 @@ impl Search<'_> {
             let answers = pass.answers.lock().map(|a| a.clone()).unwrap_or_default();
             for (q, answer) in pass.questions.iter().zip(answers) {
                 let question = (lines[q.line].1[q.index].0, q.value.plies);
-                if q.as_long {
+                if q.ask == Ask::AsLong {
                     if let Some(Shorter::Found) = answer {
                         // Valued again with the new proof: the line may change, or get shorter.
                         memo.forget_above(question.0);
@@ -354,23 +378,64 @@ impl Search<'_> {
                         continue;
                     }
                 }
-                return line(moves, !unsettled && !doubtful && !spent_out);
+                let proven = !unsettled && !doubtful && !spent_out;
+                if ties_spent < budget.ties {
+                    // The ties (see `RefineBudget::ties`), at the OR nodes not asked yet.
+                    let questions: Vec<Question> = (0..moves.len())
+                        .filter(|i| i % 2 == or_parity)
+                        .filter(|&i| asked_ties.insert((positions[i].0, positions[i].1.plies)))
+                        .map(|i| {
+                            let (value, cap) = (positions[i].1, TIE_CAP);
+                            Question { line: 0, index: i, value, cap, ask: Ask::Tie }
+                        })
+                        .collect();
+                    let before = all_nodes(self, team);
+                    let left = budget.ties - ties_spent;
+                    let pass = Arc::new(Pass::new(vec![moves.clone()], questions, left));
+                    team.share(&pass, || {
+                        self.work_on(root, &pass);
+                        self.stopped
+                    });
+                    ties_spent += all_nodes(self, team) - before;
+                    if self.out_of_time() {
+                        return last;
+                    }
+                    let answers = pass.answers.lock().map(|a| a.clone()).unwrap_or_default();
+                    let mut tied = false;
+                    for (q, answer) in pass.questions.iter().zip(answers) {
+                        if answer == Some(Shorter::Found) {
+                            // Valued again: the earlier check may now be the line's.
+                            memo.forget_above(positions[q.index].0);
+                            tied = true;
+                        }
+                    }
+                    if tied {
+                        if proven {
+                            proven_before_tie = Some(len.plies);
+                        }
+                        continue;
+                    }
+                }
+                return line(moves, proven || proven_before_tie == Some(len.plies));
             }
         }
     }
 
     /// Asks every check of the OR node `pos` but `played` whether it mates within
-    /// `value - 2` plies, or, `as_long`, within `value` plies (a mate found is then valued by
-    /// the attacker's ranking: as long, it may leave fewer pieces; YaneuraOu mate9 #299).
+    /// `value - 2` plies ([`Ask::Shorter`]), or within `value` plies: [`Ask::AsLong`] (a mate
+    /// found is then valued by the attacker's ranking: as long, it may leave fewer pieces;
+    /// YaneuraOu mate9 #299), [`Ask::Tie`] only the checks before `played` in the order of the
+    /// moves (the line takes the first that mates as soon, see [`RefineBudget::ties`]).
     pub(super) fn shorter_check(
         &mut self,
         pos: &mut Position,
         played: Move,
         value: MateLen,
-        as_long: bool,
+        ask: Ask,
         cap: u64,
     ) -> Shorter {
-        if value.plies < 3 {
+        let as_long = ask != Ask::Shorter;
+        if value.plies < 3 && !(ask == Ask::Tie && value.plies == 1) {
             return Shorter::None;
         }
         // The bound of the position after the check.
@@ -379,6 +444,9 @@ impl Search<'_> {
         self.node_moves(pos, &mut moves);
         let mut result = Shorter::None;
         for &mv in moves.iter() {
+            if mv == played && ask == Ask::Tie {
+                break;
+            }
             if mv == played {
                 continue;
             }
@@ -404,7 +472,7 @@ impl Search<'_> {
             pos.unmake_move();
             match answer {
                 // As long: every check is asked, so that the one leaving fewest pieces is known.
-                Shorter::Found if as_long => result = Shorter::Found,
+                Shorter::Found if ask == Ask::AsLong => result = Shorter::Found,
                 Shorter::Found => return Shorter::Found,
                 Shorter::None => {}
                 Shorter::Unsettled if result != Shorter::Found => result = Shorter::Unsettled,
@@ -545,12 +613,23 @@ impl Search<'_> {
                 let line = len.saturating_add(1);
                 line < b.plies || (b.leftover > 0 && line <= b.plies.saturating_add(SLACK))
             };
+            // In order (see `LineMemo::in_order`): a check before the best one whose proof is
+            // as long as the best line is valued too, and wins a tie.
+            let in_order = memo.in_order;
+            let rank = |mv: Move| moves.iter().position(|&m| m == mv).unwrap_or(usize::MAX);
+            let before = |mv: Move, b: Move| in_order && rank(mv) < rank(b);
+            let tie = |len: u16, b: MateLen| in_order && len.saturating_add(1) == b.plies;
             let mut k = 0;
-            while k < proven.len() && best.is_none_or(|(b, _)| worth(proven[k].0, b)) {
+            while k < proven.len()
+                && best.is_none_or(|(b, _)| worth(proven[k].0, b) || tie(proven[k].0, b))
+            {
                 let len = proven[k].0;
                 while k < proven.len() && proven[k].0 == len {
                     let mv = proven[k].1;
                     k += 1;
+                    if best.is_some_and(|(b, bm)| !worth(len, b) && !before(mv, bm)) {
+                        continue;
+                    }
                     pos.make_move(mv);
                     self.enter(pos);
                     let v = self.line_value(pos, memo);
@@ -561,7 +640,10 @@ impl Search<'_> {
                         return None;
                     }
                     if let Some(v) = v.map(MateLen::after_move) {
-                        if best.is_none_or(|(b, _)| v.attacker_prefers(b)) {
+                        let better = |(b, bm): (MateLen, Move)| {
+                            v.attacker_prefers(b) || (v == b && before(mv, bm))
+                        };
+                        if best.is_none_or(better) {
                             best = Some((v, mv));
                         }
                     }

@@ -25,6 +25,7 @@
 //! remaining length, at AND nodes an evasion that does not mate two plies sooner.
 
 mod aggregate;
+mod at_once;
 mod busy;
 mod children;
 mod dfpn;
@@ -45,6 +46,7 @@ mod team;
 mod thresholds;
 mod value;
 
+pub use at_once::QuestionThread;
 pub use line::replays_as_mate;
 pub use main_line::MateLen;
 
@@ -273,151 +275,17 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveResult {
-        let mut check = origin.clone();
-        for &m in prefix {
-            if !shogi::movegen::is_legal(&check, m) {
-                return SolveResult::timeout(0, Duration::ZERO);
-            }
-            check.make_move(m);
-        }
-        let pos = origin;
-        let start = Instant::now();
-        let config = self.config.clone();
-        let max_ply = config.max_ply;
-        let helpers = config.threads.saturating_sub(1);
+        let helpers = self.config.threads.saturating_sub(1);
         self.table.set_shared(helpers > 0);
-        let (table, repetitions) = (&self.table, &mut self.repetitions);
-        let depth = max_ply.saturating_sub(prefix.len().min(u16::MAX as usize) as u16);
-        let interrupt = AtomicBool::new(false);
-        let counts = HelperCounts::default();
-        // Threads inside each node, for the virtual numbers of a shared first proof.
-        let busy = (helpers > 0).then(busy::Busy::default);
-        let watch = Watch { stop, deadline: limits.time.map(|t| start + t) };
-        let (mut team, mates) = Team::new(helpers, &interrupt, &counts, watch);
-        let env = HelperEnv {
-            table,
-            config: &config,
-            pos,
-            prefix,
-            attacker,
-            limits,
-            interrupt: &interrupt,
-            busy: busy.as_ref(),
-        };
-        let (result, stack_use, profile) = std::thread::scope(|scope| {
-            for (k, mate) in mates.into_iter().enumerate() {
-                env.spawn(scope, k + 1, mate);
-            }
-            let mut search = new_search(table, repetitions, &config, pos, attacker, limits);
-            search.stop = stop;
-            search.progress = Some(progress);
-            search.busy = busy.as_ref();
-            let mut root = walk_in(&mut search, pos, prefix);
-            // A root the table already answers (a question asked again) needs no search.
-            let value = team.prove_beside(depth, || search.answer_beside_others(&mut root, depth));
-            let first_proof = (start.elapsed(), search.nodes + team.helper_nodes());
-            let mut depth_limited = false;
-            let (mut main_line, mut proven_shortest) = (false, false);
-            let mut phases = Phases { first_proof, ..Phases::default() };
-            let outcome = if search.aborted {
-                Outcome::Timeout
-            } else if value.pn == 0 {
-                // The first proof's line, read from the table at once (a few lookups a ply):
-                // the answer if a limit or `stop` cuts the phases after it short.
-                search.begin(Phase::ProofLine);
-                let proof_line = search.principal_variation(&mut root, Futile::ByBoard);
-                let line = if config.any_mate {
-                    search
-                        .principal_variation(&mut root, Futile::ByTest)
-                        .map(|pv| (pv, false, false))
-                } else if config.rules == Rules::Tsume {
-                    // A share of the main thread's own first proof: the problem's size. The
-                    // helpers' nodes there are mostly the same work again, and counting them
-                    // gave two threads a larger budget to spend (寿: 4.8 M nodes of
-                    // refinement against 2.8 M on one thread, and no time saved).
-                    let main_nodes = search.nodes;
-                    let share = |percent: u64| main_nodes.saturating_mul(percent) / 100;
-                    // A root the table already knew (a table file, a question asked again) had
-                    // its main line refined when it was proven: its settled questions answer
-                    // from the table, and the unsettled ones are not asked again at length.
-                    let recalled = search.visits == 0;
-                    let floor = if recalled { RECALLED_BUDGET } else { PROBE_BUDGET_MIN };
-                    let budget = main_line::RefineBudget {
-                        probes: floor.max(share(PROBE_BUDGET_PERCENT)),
-                        proofs: PROOF_BUDGET.min(floor),
-                        pure_bound: if recalled { 0 } else { main_line::PURE_BOUND_BUDGET },
-                    };
-                    search.main_line(&mut root, budget, &mut team).map(|l| {
-                        debug_assert_eq!(l.len.plies as usize, l.moves.len());
-                        phases.final_line = l.final_line;
-                        (l.moves, true, l.proven_shortest)
-                    })
-                } else {
-                    search
-                        .shortest_pure_line(&mut root, value.len, &mut team)
-                        .map(|pv| (pv, true, true))
-                };
-                let line =
-                    line.filter(|(pv, _, _)| replays_as_mate(&root, pv, attacker, config.rules));
-                match line {
-                    Some((pv, main, shortest)) => {
-                        (main_line, proven_shortest) = (main, shortest);
-                        Outcome::Mate(pv)
-                    }
-                    // Nothing better finished: the first proof's line (read again, with the
-                    // futile interpositions left out, when there is time).
-                    None if !search.stopped && !config.any_mate => search
-                        .principal_variation(&mut root, Futile::ByTest)
-                        .or(proof_line)
-                        .map_or(Outcome::Timeout, Outcome::Mate),
-                    None => proof_line.map_or(Outcome::Timeout, Outcome::Mate),
-                }
-            } else if value.depth == UNBOUNDED {
-                Outcome::NoMate
-            } else {
-                // No mate within the depth limit, but one may lie beyond it.
-                depth_limited = true;
-                Outcome::Timeout
-            };
-            phases.entered = search.entered;
-            phases.entered[Phase::FirstProof.index()] = Some(Duration::ZERO);
-            // The team ends: the helpers leave their loops and are joined by the scope.
-            drop(team);
-            let stack_use = StackUse {
-                deepest_ply: search.guard.deepest_ply(),
-                bytes_per_ply: search.guard.bytes_per_ply(),
-            };
-            let profile = search.profile.take();
-            let nodes = search.nodes + counts.nodes.load(Ordering::Relaxed);
-            let report = Progress {
-                nodes,
-                elapsed: start.elapsed(),
-                hashfull: search.table.hashfull(),
-                root_pn: value.pn,
-                root_dn: value.dn,
-                mate: None,
-                began: None,
-            };
-            if let Some(progress) = search.progress.as_mut() {
-                progress(&report);
-            }
-            let result = SolveResult {
-                outcome,
-                nodes,
-                elapsed: start.elapsed(),
-                depth_limited,
-                main_line,
-                proven_shortest,
-                expansions: search.visits + counts.visits.load(Ordering::Relaxed),
-                phases,
-                cut: search.cut,
-            };
-            (result, stack_use, profile)
-        });
+        let (table, repetitions, config) = (&self.table, &mut self.repetitions, &self.config);
+        let asked = Asked { origin, prefix, attacker, limits, stop };
+        let solved = solve_on(table, repetitions, config, &asked, progress);
         self.table.set_shared(false);
-        self.stack_use = stack_use;
-        self.profile = profile;
-        result
+        if let Some(stack_use) = solved.stack_use {
+            self.stack_use = stack_use;
+            self.profile = solved.profile;
+        }
+        solved.result
     }
 
     /// The evasions of `pos` (the defender to move, in check, against `attacker`), each with
@@ -447,6 +315,180 @@ impl Solver {
             })
             .collect()
     }
+}
+
+/// What a solve is asked: the position that `prefix` reaches from `origin` (see
+/// [`Solver::solve_after`]), with `attacker` mating, within `limits` or until `stop`.
+struct Asked<'a> {
+    origin: &'a Position,
+    prefix: &'a [shogi::Move],
+    attacker: Color,
+    limits: &'a Limits,
+    stop: &'a AtomicBool,
+}
+
+/// What a solve gives back: its result, and what it measured of its stack and profiled (none
+/// when the prefix was not legal and nothing was searched).
+struct Solved {
+    result: SolveResult,
+    stack_use: Option<StackUse>,
+    profile: Option<Box<profile::Profile>>,
+}
+
+/// One solve on `table` (set shared by the caller when several threads use it): the main
+/// thread here, with `repetitions` as its repetition tier, and `config.threads − 1` helpers
+/// (see [`team`]). [`Solver::solve_after`] is this with the solver's own table and tier;
+/// [`Solver::at_once`] runs it on several threads at once, one question each.
+fn solve_on(
+    table: &Table,
+    repetitions: &mut RepetitionTable,
+    config: &SolverConfig,
+    asked: &Asked<'_>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Solved {
+    let &Asked { origin, prefix, attacker, limits, stop } = asked;
+    let mut check = origin.clone();
+    for &m in prefix {
+        if !shogi::movegen::is_legal(&check, m) {
+            let result = SolveResult::timeout(0, Duration::ZERO);
+            return Solved { result, stack_use: None, profile: None };
+        }
+        check.make_move(m);
+    }
+    let pos = origin;
+    let start = Instant::now();
+    let max_ply = config.max_ply;
+    let helpers = config.threads.saturating_sub(1);
+    let depth = max_ply.saturating_sub(prefix.len().min(u16::MAX as usize) as u16);
+    let interrupt = AtomicBool::new(false);
+    let counts = HelperCounts::default();
+    // Threads inside each node, for the virtual numbers of a shared first proof.
+    let busy = (helpers > 0).then(busy::Busy::default);
+    let watch = Watch { stop, deadline: limits.time.map(|t| start + t) };
+    let (mut team, mates) = Team::new(helpers, &interrupt, &counts, watch);
+    let env = HelperEnv {
+        table,
+        config,
+        pos,
+        prefix,
+        attacker,
+        limits,
+        interrupt: &interrupt,
+        busy: busy.as_ref(),
+    };
+    let (result, stack_use, profile) = std::thread::scope(|scope| {
+        for (k, mate) in mates.into_iter().enumerate() {
+            env.spawn(scope, k + 1, mate);
+        }
+        let mut search = new_search(table, repetitions, config, pos, attacker, limits);
+        search.stop = stop;
+        search.progress = Some(progress);
+        search.busy = busy.as_ref();
+        let mut root = walk_in(&mut search, pos, prefix);
+        // A root the table already answers (a question asked again) needs no search.
+        let value = team.prove_beside(depth, || search.answer_beside_others(&mut root, depth));
+        let first_proof = (start.elapsed(), search.nodes + team.helper_nodes());
+        let mut depth_limited = false;
+        let (mut main_line, mut proven_shortest) = (false, false);
+        let mut phases = Phases { first_proof, ..Phases::default() };
+        let outcome = if search.aborted {
+            Outcome::Timeout
+        } else if value.pn == 0 {
+            // The first proof's line, read from the table at once (a few lookups a ply):
+            // the answer if a limit or `stop` cuts the phases after it short.
+            search.begin(Phase::ProofLine);
+            let proof_line = search.principal_variation(&mut root, Futile::ByBoard);
+            let line = if config.any_mate {
+                search.principal_variation(&mut root, Futile::ByTest).map(|pv| (pv, false, false))
+            } else if config.rules == Rules::Tsume {
+                // A share of the main thread's own first proof: the problem's size. The
+                // helpers' nodes there are mostly the same work again, and counting them
+                // gave two threads a larger budget to spend (寿: 4.8 M nodes of
+                // refinement against 2.8 M on one thread, and no time saved).
+                let main_nodes = search.nodes;
+                let share = |percent: u64| main_nodes.saturating_mul(percent) / 100;
+                // A root the table already knew (a table file, a question asked again) had
+                // its main line refined when it was proven: its settled questions answer
+                // from the table, and the unsettled ones are not asked again at length.
+                let recalled = search.visits == 0;
+                let floor = if recalled { RECALLED_BUDGET } else { PROBE_BUDGET_MIN };
+                let budget = main_line::RefineBudget {
+                    probes: floor.max(share(PROBE_BUDGET_PERCENT)),
+                    proofs: PROOF_BUDGET.min(floor),
+                    pure_bound: if recalled { 0 } else { main_line::PURE_BOUND_BUDGET },
+                    ties: if config.lines_in_order {
+                        floor.max(share(PROBE_BUDGET_PERCENT))
+                    } else {
+                        0
+                    },
+                };
+                search.main_line(&mut root, budget, &mut team).map(|l| {
+                    debug_assert_eq!(l.len.plies as usize, l.moves.len());
+                    phases.final_line = l.final_line;
+                    (l.moves, true, l.proven_shortest)
+                })
+            } else {
+                search
+                    .shortest_pure_line(&mut root, value.len, &mut team)
+                    .map(|pv| (pv, true, true))
+            };
+            let line = line.filter(|(pv, _, _)| replays_as_mate(&root, pv, attacker, config.rules));
+            match line {
+                Some((pv, main, shortest)) => {
+                    (main_line, proven_shortest) = (main, shortest);
+                    Outcome::Mate(pv)
+                }
+                // Nothing better finished: the first proof's line (read again, with the
+                // futile interpositions left out, when there is time).
+                None if !search.stopped && !config.any_mate => search
+                    .principal_variation(&mut root, Futile::ByTest)
+                    .or(proof_line)
+                    .map_or(Outcome::Timeout, Outcome::Mate),
+                None => proof_line.map_or(Outcome::Timeout, Outcome::Mate),
+            }
+        } else if value.depth == UNBOUNDED {
+            Outcome::NoMate
+        } else {
+            // No mate within the depth limit, but one may lie beyond it.
+            depth_limited = true;
+            Outcome::Timeout
+        };
+        phases.entered = search.entered;
+        phases.entered[Phase::FirstProof.index()] = Some(Duration::ZERO);
+        // The team ends: the helpers leave their loops and are joined by the scope.
+        drop(team);
+        let stack_use = StackUse {
+            deepest_ply: search.guard.deepest_ply(),
+            bytes_per_ply: search.guard.bytes_per_ply(),
+        };
+        let profile = search.profile.take();
+        let nodes = search.nodes + counts.nodes.load(Ordering::Relaxed);
+        let report = Progress {
+            nodes,
+            elapsed: start.elapsed(),
+            hashfull: search.table.hashfull(),
+            root_pn: value.pn,
+            root_dn: value.dn,
+            mate: None,
+            began: None,
+        };
+        if let Some(progress) = search.progress.as_mut() {
+            progress(&report);
+        }
+        let result = SolveResult {
+            outcome,
+            nodes,
+            elapsed: start.elapsed(),
+            depth_limited,
+            main_line,
+            proven_shortest,
+            expansions: search.visits + counts.visits.load(Ordering::Relaxed),
+            phases,
+            cut: search.cut,
+        };
+        (result, stack_use, profile)
+    });
+    Solved { result, stack_use: Some(stack_use), profile }
 }
 
 /// A search over `table`, for one question from the root `pos`; its stop flag and progress

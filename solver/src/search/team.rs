@@ -186,9 +186,20 @@ pub(super) struct Question {
     pub(super) index: usize,
     pub(super) value: MateLen,
     pub(super) cap: u64,
-    /// Asks for a mate as long as the line's, not shorter: where the line's mate leaves the
-    /// attacker pieces, another check may mate as soon with fewer (see `Search::shorter_check`).
-    pub(super) as_long: bool,
+    pub(super) ask: Ask,
+}
+
+/// What a [`Question`] asks of the checks of its node (see `Search::shorter_check`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Ask {
+    /// Does any other check mate sooner than the line?
+    Shorter,
+    /// Does any other check mate as soon? Where the line's mate leaves the attacker pieces,
+    /// another may mate as soon with fewer; every check is asked.
+    AsLong,
+    /// Does a check that comes before the line's in the order of the moves mate as soon? The
+    /// line takes the first of the checks that mate as soon (see `RefineBudget::ties`).
+    Tie,
 }
 
 /// The questions of one pass of the refinement, shared by the threads that answer them.
@@ -252,7 +263,7 @@ impl Search<'_> {
             }
             let before = self.nodes;
             let found =
-                self.shorter_check(&mut pos, moves[q.index], q.value, q.as_long, q.cap.min(left));
+                self.shorter_check(&mut pos, moves[q.index], q.value, q.ask, q.cap.min(left));
             self.truncate_path(base);
             pass.spend(self.nodes - before);
             if self.stopped && !matches!(found, Shorter::Found) {

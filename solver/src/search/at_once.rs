@@ -1,0 +1,83 @@
+//! Questions asked at once: several threads, each solving a question of its own, alone, on the
+//! solver's one table.
+//!
+//! The helpers of a [`super::team`] all prove the *same* root, and walk much the same critical
+//! path at the same time: a disproof shared by threads costs more nodes than the same disproof
+//! found alone (issue 47: the nodes of every thread grow about as 0.65 × the threads). Many
+//! questions that do not depend on each other (the composer's report: is this other check a
+//! cook? how long does this other defence resist?) are better asked one a thread: each thread
+//! searches a root of its own, with its own path and repetition tier, and what one proves or
+//! disproves the others still find in the shared table. Who takes which question, and in which
+//! order, is the caller's (see `composer::questions`).
+
+use super::{solve_on, Asked};
+use crate::config::SolverConfig;
+use crate::outcome::{Limits, SolveResult};
+use crate::repetition_table::RepetitionTable;
+use crate::tt::Table;
+use shogi::{Color, Move, Position};
+use std::sync::atomic::AtomicBool;
+
+/// What one thread of [`Solver::at_once`](super::Solver::at_once) solves with: the shared
+/// table, a repetition tier of its own, and the solver's settings with one thread (no helper:
+/// the other threads have questions of their own).
+pub struct QuestionThread<'a> {
+    table: &'a Table,
+    repetitions: &'a mut RepetitionTable,
+    config: &'a SolverConfig,
+}
+
+impl QuestionThread<'_> {
+    /// As [`Solver::solve_after`](super::Solver::solve_after), on this thread alone.
+    pub fn solve_after(
+        &mut self,
+        origin: &Position,
+        prefix: &[Move],
+        attacker: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> SolveResult {
+        let asked = Asked { origin, prefix, attacker, limits, stop };
+        solve_on(self.table, self.repetitions, self.config, &asked, &mut |_| {}).result
+    }
+}
+
+impl super::Solver {
+    /// Runs `work` on `threads` threads at once (this one and `threads − 1` more, at least
+    /// this one), each with a [`QuestionThread`] of its own over the solver's table; returns
+    /// what each returned, this thread's first. A thread that cannot start, or that panics,
+    /// only costs its share of the work (its result is missing); a panic on this thread is
+    /// not caught.
+    pub fn at_once<R: Send>(
+        &mut self,
+        threads: usize,
+        work: impl Fn(&mut QuestionThread<'_>) -> R + Sync,
+    ) -> Vec<R> {
+        let threads = threads.max(1);
+        let config = SolverConfig { threads: 1, profile: false, ..self.config.clone() };
+        self.table.set_shared(threads > 1);
+        let (table, repetitions, config, work) =
+            (&self.table, &mut self.repetitions, &config, &work);
+        let results = std::thread::scope(|scope| {
+            let others: Vec<_> = (1..threads)
+                .filter_map(|k| {
+                    let run = move || {
+                        let mut repetitions = RepetitionTable::default();
+                        let mut own =
+                            QuestionThread { table, repetitions: &mut repetitions, config };
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&mut own)))
+                            .ok()
+                    };
+                    let name = format!("question-{k}");
+                    crate::stack::search_thread(&name).spawn_scoped(scope, run).ok()
+                })
+                .collect();
+            let mut own = QuestionThread { table, repetitions, config };
+            let mut results = vec![work(&mut own)];
+            results.extend(others.into_iter().filter_map(|h| h.join().ok().flatten()));
+            results
+        });
+        self.table.set_shared(false);
+        results
+    }
+}
