@@ -72,6 +72,10 @@ pub(super) struct LineMemo {
     /// Of the checks of equal value at an OR node, the first in the order of the moves is the
     /// line's, not the first whose proof the table held (see `RefineBudget::ties`).
     pub(super) in_order: bool,
+    /// A helper's walk beside the main thread's (see `Search::walk_line_reversed`): the
+    /// defences of each AND node in reverse order, so that its futility tests and proofs fill
+    /// the shared table where the main thread comes last.
+    pub(super) reversed: bool,
 }
 
 impl LineMemo {

@@ -2,10 +2,14 @@
 //! the table through every phase of the answer.
 //!
 //! - **The first proof.** Helpers prove the root beside the main thread, as many as the
-//!   machine has cores beside the main thread's ([`provers`]), each in its own way (see
-//!   [`Search::vary`]), so that they search elsewhere than the main thread and than each
-//!   other; what one proves or disproves, the others find in the table. The phase ends when
-//!   the main thread has its answer: the helpers are interrupted.
+//!   machine has cores beside the main thread's ([`provers`]), steered away from the subtrees
+//!   the others are inside by virtual proof numbers (`busy`), so that they search elsewhere
+//!   than the main thread and than each other; what one proves or disproves, the others find
+//!   in the table. The phase ends when the main thread has its answer: the helpers are
+//!   interrupted.
+//! - **The main line's first valuation** (the futility tests of the whole proof tree): the
+//!   helpers walk the same tree with the defences in reverse order ([`Team::walk_beside`]),
+//!   filling the table where the main thread comes last.
 //! - **The refinement** (see `main_line`). Its questions ("does any other check mate within
 //!   `v − 2` plies?", one per attacker's node of the main line) are independent of each other:
 //!   the main thread and the helpers take them from one [`Pass`] in turn, each with its own
@@ -28,6 +32,9 @@ pub(super) enum Job {
     Prove(u16),
     /// Take questions of the pass until none is left or the pass halts.
     Questions(Arc<Pass>),
+    /// Walk the first proof's tree as the main line's first valuation does, the defences in
+    /// reverse order, until interrupted (see `Search::walk_line_reversed`).
+    WalkLine,
 }
 
 /// The main thread's side of the team: one job channel per helper, one channel for their
@@ -150,6 +157,17 @@ impl<'t> Team<'t> {
     /// them when it returns and waits for them.
     pub(super) fn prove_beside<R>(&mut self, depth: u16, main: impl FnOnce() -> R) -> R {
         let busy = self.dispatch_to(self.provers, || Job::Prove(depth));
+        let r = main();
+        self.interrupt_and_wait(busy);
+        r
+    }
+
+    /// Runs `main` (the main line's first valuation) on this thread while the helpers walk
+    /// the same tree from its other end; interrupts them when it returns and waits for them.
+    /// The valuation's futility tests and proofs are most of its time (図巧1: 1.1 s, the
+    /// helpers idle), and what a helper proves the main thread finds in the table.
+    pub(super) fn walk_beside<R>(&mut self, main: impl FnOnce() -> R) -> R {
+        let busy = self.dispatch(|| Job::WalkLine);
         let r = main();
         self.interrupt_and_wait(busy);
         r
@@ -292,6 +310,7 @@ impl Mate<'_> {
                     search.answer_beside_others(&mut root.clone(), depth);
                 }
                 Job::Questions(pass) => search.work_on(root, pass),
+                Job::WalkLine => search.walk_line_reversed(&mut root.clone()),
             }));
             self.counts.nodes.fetch_add(search.nodes - nodes, Ordering::Relaxed);
             self.counts.visits.fetch_add(search.visits - visits, Ordering::Relaxed);
