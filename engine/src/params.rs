@@ -122,6 +122,10 @@ declare_params! {
     oracle_threat_depth: 6, 1, 64;
     /// Root df-pn budget per move in milliseconds (0: off).
     oracle_root_ms: 1000, 0, 60000;
+    /// ...of which the root df-pn search takes at most this share (percent) of the main search
+    /// thread's time, in slices between its polls: the oracle has no thread of its own, so
+    /// that `Threads` counts every thread that thinks (see `search::root_slices`).
+    oracle_root_share_pct: 12, 1, 90;
     /// 1: with `use_pvs`, re-search a null window that failed high from its value (NegaScout)
     /// instead of from alpha (PVS).
     negascout: 0, 0, 1;

@@ -1,6 +1,7 @@
 //! `Threads` over stdin/stdout: the option is taken, the helper threads search beside the main
-//! thread (they are seen running), `stop` ends them all, and a fixed-depth search still plays
-//! a legal move with every number of threads.
+//! thread (they are seen running), `stop` ends them all, a fixed-depth search still plays a
+//! legal move with every number of threads, and `Threads` counts every thread that thinks (the
+//! root oracle has none of its own).
 
 mod usi_driver;
 
@@ -42,6 +43,44 @@ fn helper_threads_search_while_the_main_thread_does_and_stop_ends_them() {
             sleep(Duration::from_millis(10));
         }
         assert_eq!(helpers_running(&u), 0, "{:?}", u.thread_names());
+        assert!(u.quit().success());
+    }
+}
+
+/// Both kings alone and every piece in hand: the root oracle has checks to try and no quick
+/// answer (beside the alpha-beta thread, it used to search its full second here).
+const OPEN_KINGS: &str = "position sfen 4k4/9/9/9/9/9/9/9/4K4 b RBGSNL2Prbgsnl2p 1";
+
+/// `Threads N` thinks on N threads, the root oracle's work included: while the engine thinks
+/// (`go infinite`, and a `go ponder`, which searches the position as it is with the root
+/// oracle), the process has at most N - 1 threads more than it had idle; with `Threads 1`, not
+/// one. Only threads that exist are asserted, never a time.
+#[test]
+#[cfg(target_os = "linux")]
+fn threads_counts_every_thread_that_thinks_the_root_oracle_too() {
+    for (threads, go) in [(1usize, "go infinite"), (1, "go ponder"), (2, "go infinite")] {
+        let mut u = Usi::ready();
+        u.send("setoption name USI_Ponder value true");
+        u.send(&format!("setoption name Threads value {threads}"));
+        u.send("isready");
+        u.wait_for("readyok", PROMPT);
+        let idle = u.thread_names();
+        u.send(OPEN_KINGS);
+        u.send(go);
+        u.wait_for("info depth", PROMPT);
+        for _ in 0..40 {
+            let mut extra = u.thread_names();
+            for name in &idle {
+                if let Some(i) = extra.iter().position(|n| n == name) {
+                    extra.swap_remove(i);
+                }
+            }
+            assert!(extra.len() < threads, "Threads {threads}, {go}: {extra:?} beside {idle:?}");
+            sleep(Duration::from_millis(10));
+        }
+        u.send("stop");
+        let lines = u.wait_for("bestmove", PROMPT);
+        legal_bestmove(lines.last().map_or("", String::as_str), OPEN_KINGS);
         assert!(u.quit().success());
     }
 }

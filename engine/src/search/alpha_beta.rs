@@ -26,6 +26,7 @@ use crate::search::history::{piece_to, History, PieceTo, MAX_PLY, NO_PIECE_TO};
 use crate::search::move_picker::{attacks_a_piece, is_tactical, see, CheckInfo, MovePicker};
 use crate::search::oracle::{mate_in_1, Oracle};
 use crate::search::report::{Score, SearchInfo};
+use crate::search::root_slices::RootSlices;
 use crate::search::root_threats::RootThreats;
 use crate::search::soppo::Soppo;
 use crate::search::threads::{skips_depth, SharedSearch, ThreadMemory};
@@ -181,6 +182,8 @@ pub struct Searcher<'a> {
     pub root_moves: Vec<RootMove>,
     /// The main thread's threat probes of its best root moves.
     pub root_threats: RootThreats,
+    /// The main thread's root oracle, given slices of its time at the polls.
+    pub root_slices: Option<RootSlices<'a>>,
     root_depth: i32,
     /// Keys of the positions before the root (up to `REPETITION_WINDOW`) and on the path.
     keys: Vec<u64>,
@@ -252,6 +255,7 @@ impl<'a> Searcher<'a> {
             lmr,
             root_moves: Vec::new(),
             root_threats: RootThreats::default(),
+            root_slices: None,
             root_depth: 0,
             keys: root_keys(pos),
             accumulators: {
@@ -332,6 +336,9 @@ impl<'a> Searcher<'a> {
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + POLL_INTERVAL;
             self.others_nodes = self.shared.publish(self.thread, self.nodes);
+            if let Some(slices) = self.root_slices.as_mut() {
+                slices.turn(self.control);
+            }
             if self.control.must_stop() || self.told_to_end() {
                 self.stopped = true;
             }

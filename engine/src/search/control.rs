@@ -84,6 +84,11 @@ impl SearchControl {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// The `stop` flag itself, for a solver run inside the search: it ends at `stop` too.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
     }

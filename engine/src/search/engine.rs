@@ -1,8 +1,8 @@
 //! The engine facade that front ends drive: it owns the long-lived tables (transposition table,
 //! each thread's memory, oracle solvers) and runs one search per `go`: the alpha-beta search on
-//! the calling thread and its helpers (Lazy SMP, see [`crate::search::threads`]), with the root
-//! df-pn oracle on a thread beside them (see [`crate::search::alpha_beta`] and
-//! [`crate::search::oracle`]).
+//! the calling thread and its helpers (Lazy SMP, see [`crate::search::threads`]), the root df-pn
+//! oracle in slices of the calling thread's time (see [`crate::search::root_slices`]): a search
+//! thinks on `Threads` threads, never more.
 
 use crate::eval::network::Network;
 use crate::eval::weights::Weights;
@@ -12,12 +12,13 @@ use crate::search::control::SearchControl;
 use crate::search::oracle::{Oracle, RootOracle, RootVerdict};
 use crate::search::ponder::{answer_from_ponder, ponder_candidates, PonderCache, PonderSettings};
 use crate::search::report::{Score, SearchInfo, SearchLimits, SearchOutcome};
+use crate::search::root_slices::{RootSlices, SlicePlan};
 use crate::search::table_plan::TablePlan;
 use crate::search::threads::{SharedSearch, ThreadMemory, MAX_THREADS};
 use crate::search::tt::TranspositionTable;
 use shogi::{movegen, Move, MoveList, Position};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -67,6 +68,10 @@ pub struct SearchStats {
     pub threats_set_aside: u64,
     /// Whether the root oracle's proof decided the move.
     pub root_oracle_used: bool,
+    /// The root oracle's time, spent in the main thread's (see [`crate::search::root_slices`]).
+    pub root_oracle_time: Duration,
+    /// Threads that thought in this search, the calling one included: at most `Threads`.
+    pub threads: u32,
 }
 
 impl Engine {
@@ -375,13 +380,15 @@ impl SearchGroup<'_> {
         }
         let params = self.params;
         let (main_memory, helper_memories) = self.memories.split_at_mut(1);
-        let oracle_stop = AtomicBool::new(false);
         let oracle_found = AtomicBool::new(false);
         let root_oracle = self
             .root_oracle
             .as_deref_mut()
             .filter(|_| !slice && params.oracle_root_ms > 0 && RootOracle::worth_solving(pos));
-        let budget = Duration::from_millis(params.oracle_root_ms.max(0) as u64);
+        let plan = SlicePlan {
+            share_pct: params.oracle_root_share_pct.max(1) as u32,
+            budget: Duration::from_millis(params.oracle_root_ms.max(0) as u64),
+        };
         let root_hash = params.oracle_root_hash_mb.max(1) as usize;
         let shared = SharedSearch::new(1 + helper_memories.len());
         let ctx = SearchContext {
@@ -398,17 +405,6 @@ impl SearchGroup<'_> {
         let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
 
         std::thread::scope(|scope| {
-            let handle = if let Some(root_oracle) = root_oracle {
-                let (stop, found) = (&oracle_stop, &oracle_found);
-                // Without a thread (the system refuses one) the search goes on without it.
-                solver::stack::search_thread("root-oracle")
-                    .spawn_scoped(scope, move || {
-                        root_oracle.solve(pos, budget, root_hash, stop, found)
-                    })
-                    .ok()
-            } else {
-                None
-            };
             // Helpers the system refuses a thread to are left out; the search goes on.
             let helpers: Vec<_> = helper_memories
                 .iter_mut()
@@ -427,25 +423,33 @@ impl SearchGroup<'_> {
                 })
                 .collect();
             let mut searcher = Searcher::new(pos, &ctx, &mut main_memory[0], 0);
+            // The root oracle runs in the main thread's time: no thread of its own.
+            searcher.root_slices =
+                root_oracle.map(|o| RootSlices::new(o, pos, plan, root_hash, &oracle_found));
             searcher.init_root();
             let multipv = limits.multipv.max(1) as usize;
-            // The first move of the last line reported: a GUI shows that line beside the move
-            // played, so the move played must head the last line it was shown.
-            let reported_first: Cell<Option<Move>> = Cell::new(None);
+            // The first move and score of the last line reported: a GUI shows that line beside
+            // the move played, so the move played and its score must be the last it was shown.
+            let reported_first: Cell<Option<(Move, Score)>> = Cell::new(None);
             let mut report = |i: &SearchInfo| {
                 if i.multipv <= 1 {
-                    reported_first.set(i.pv.first().copied());
+                    reported_first.set(i.pv.first().map(|&m| (m, i.score)));
                 }
                 info(i)
             };
             let mut depth = searcher.iterate(max_depth, multipv, &mut report);
             shared.stop_helpers();
-            oracle_stop.store(true, Ordering::Relaxed);
+            let threads = 1 + helpers.len() as u32;
             // A helper that panicked is left out: the main thread's answer stands.
             let results: Vec<HelperResult> =
                 helpers.into_iter().filter_map(|h| h.join().ok()).collect();
-            let verdict =
-                handle.map_or(RootVerdict::Unknown, |h| h.join().unwrap_or(RootVerdict::Unknown));
+            let (verdict, oracle_time) = match searcher.root_slices.take() {
+                Some(s) => {
+                    let spent = s.spent();
+                    (s.verdict(), spent)
+                }
+                None => (RootVerdict::Unknown, Duration::ZERO),
+            };
             let nodes = searcher.finish();
 
             // The deepest completed iteration with a better score speaks (MultiPV: the main
@@ -490,7 +494,9 @@ impl SearchGroup<'_> {
             match &verdict {
                 RootVerdict::Win(pv) => {
                     let n = pv.len() as i32;
-                    let better = !matches!(score, Score::Mate(k) if k > 0 && k <= n);
+                    // A mate as short from the search may come with a line cut short (the
+                    // proof stopped its iteration): the proven line is whole.
+                    let better = !matches!(score, Score::Mate(k) if k > 0 && k < n);
                     if better && legal.contains(&pv[0]) {
                         best = pv[0];
                         ponder = pv.get(1).copied();
@@ -506,18 +512,18 @@ impl SearchGroup<'_> {
                         used = true;
                     }
                 }
-                RootVerdict::Unknown => {}
+                RootVerdict::NoMate | RootVerdict::Unknown => {}
             }
             if used {
                 let pv = match &verdict {
                     RootVerdict::Win(pv) | RootVerdict::Loss(pv) => pv.clone(),
-                    RootVerdict::Unknown => Vec::new(),
+                    RootVerdict::NoMate | RootVerdict::Unknown => Vec::new(),
                 };
                 report_final(depth.max(1), pv.len(), score, pv);
             }
             // A search stopped inside an iteration (the root oracle's proof, the clock) may have
-            // changed its best move without reporting the line: report it now.
-            if multipv == 1 && reported_first.get() != Some(best) {
+            // changed its best move or score without reporting the line: report it now.
+            if multipv == 1 && reported_first.get() != Some((best, score)) {
                 let pv = if rm.pv.first() == Some(&best) { rm.pv.clone() } else { vec![best] };
                 report_final(depth.max(1), rm.seldepth.max(1), score, pv);
             }
@@ -532,6 +538,8 @@ impl SearchGroup<'_> {
                 threat_probes: searcher.root_threats.probes,
                 threats_set_aside: searcher.root_threats.set_aside,
                 root_oracle_used: used,
+                root_oracle_time: oracle_time,
+                threads,
             };
             let outcome =
                 SearchOutcome { best: Some(best), ponder, declare_win, score, nodes, note: None };

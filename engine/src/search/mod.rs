@@ -10,7 +10,8 @@
 //! - [`tt`]: the transposition table, shared by the threads without locks;
 //! - [`threads`]: Lazy SMP, the helper threads and what they share;
 //! - [`soppo`]: soppo pruning (seed 000);
-//! - [`oracle`]: the df-pn solver as the search's endgame oracle;
+//! - [`oracle`]: the df-pn solver as the search's endgame oracle; [`root_slices`]: its root
+//!   search in slices of the main thread's time;
 //! - [`ponder`]: multi-candidate ponder (seed 002), several predicted replies searched.
 
 pub mod alpha_beta;
@@ -23,6 +24,7 @@ pub mod oracle;
 pub mod ponder;
 pub mod qsearch;
 pub mod report;
+pub mod root_slices;
 pub mod root_threats;
 pub mod soppo;
 pub mod table_plan;

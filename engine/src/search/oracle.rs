@@ -5,9 +5,9 @@
 //! * [`Oracle::probe`]: a df-pn search with a small node budget (`oracle_probe_nodes`) at inner
 //!   nodes where the opponent king is exposed (few escape squares and pieces in our hand).
 //!   Failed probes are remembered by key so that the next iteration does not repeat them.
-//! * [`RootOracle`]: a df-pn search of the root position on a thread beside the alpha-beta
-//!   search (`oracle_root_ms`), so that a proven mate is played as proven, and a proven mate
-//!   against us is met with the solver's longest defence.
+//! * [`RootOracle`]: a df-pn search of the root position in slices of the main search thread's
+//!   time (`oracle_root_share_pct`, at most `oracle_root_ms`), so that a proven mate is played
+//!   as proven, and a proven mate against us is met with the solver's longest defence.
 
 use crate::params::Params;
 pub use shogi::mate1::{is_mated, mate_in_1};
@@ -15,7 +15,7 @@ use shogi::{
     attacks, movegen, Bitboard, Color, Move, MoveClass, MoveList, NonPromotions, Position,
 };
 use solver::{Limits, Outcome, Rules, Solver, SolverConfig};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Around the king of `color`: how many neighbours are safe for it (not its own, not attacked),
@@ -149,11 +149,14 @@ pub enum RootVerdict {
     Win(Vec<Move>),
     /// The side to move (in check) is mated; the line starts with the longest defence.
     Loss(Vec<Move>),
+    /// Proven: no mate either way.
+    NoMate,
     /// Nothing proven within the budget.
     Unknown,
 }
 
-/// The root df-pn search, run on its own thread beside the alpha-beta search.
+/// The root df-pn search, run in slices of the main search thread's time (see
+/// [`crate::search::root_slices`]).
 pub struct RootOracle {
     solver: Option<Solver>,
 }
@@ -208,33 +211,26 @@ impl RootOracle {
         })
     }
 
-    /// Solves `pos` for at most `budget` or until `stop`. Sets `found` when a proof is found,
-    /// so that the alpha-beta search may end.
+    /// Solves `pos` for at most `budget` or until `stop`, on the table of the earlier calls: a
+    /// solve cut short goes on where it left off at the next call (see
+    /// [`crate::search::root_slices`]). `None` while nothing is settled.
     pub fn solve(
         &mut self,
         pos: &Position,
         budget: Duration,
         hash_mb: usize,
         stop: &AtomicBool,
-        found: &AtomicBool,
-    ) -> RootVerdict {
+    ) -> Option<RootVerdict> {
         let solver = self.prepared(hash_mb);
         let limits = Limits { time: Some(budget), nodes: None };
         let result = solver.solve(pos, &limits, stop, &mut |_| {});
-        let verdict = match result.outcome {
+        match result.outcome {
             Outcome::Mate(pv) if !pv.is_empty() => {
-                if pos.in_check() {
-                    RootVerdict::Loss(pv)
-                } else {
-                    RootVerdict::Win(pv)
-                }
+                Some(if pos.in_check() { RootVerdict::Loss(pv) } else { RootVerdict::Win(pv) })
             }
-            _ => RootVerdict::Unknown,
-        };
-        if verdict != RootVerdict::Unknown {
-            found.store(true, Ordering::Relaxed);
+            Outcome::Mate(_) | Outcome::NoMate => Some(RootVerdict::NoMate),
+            Outcome::Timeout => None,
         }
-        verdict
     }
 }
 

@@ -79,7 +79,7 @@ fn predict(engine: &mut Engine, pos: &Position) -> Vec<(Move, i32)> {
     let mut reports: Vec<SearchInfo> = Vec::new();
     let limits = SearchLimits { depth: Some(PREDICT_DEPTH), nodes: None, multipv: PREDICT_LINES };
     let control = SearchControl::unlimited();
-    // As `go ponder` predicts: a slice, with no root oracle beside it.
+    // As `go ponder` predicts: a slice, with no root oracle.
     engine.run(pos, &limits, &control, &mut |i| reports.push(i.clone()), true);
     lines_of(&reports)
 }
