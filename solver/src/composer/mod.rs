@@ -14,7 +14,7 @@
 //! the main proof has already searched most of these positions, so most questions are answered
 //! from the table. The questions that decide soundness are asked first, each with a node cap,
 //! then again with a doubled cap while the problem's time for questions lasts
-//! ([`questions`]); a question not answered within that time is listed as unsettled (with how
+//! (`questions`); a question not answered within that time is listed as unsettled (with how
 //! far it got), never as sound. The questions along the main line are asked several at once,
 //! each by one thread alone on the shared table ([`Solver::at_once`]), in that order; the
 //! problem's own solve (`report`) runs on one thread, so that the line they are about is the
