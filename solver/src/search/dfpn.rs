@@ -90,7 +90,7 @@ pub(super) struct Search<'a> {
     pub(super) estimate_moves: Box<MoveList>,
     /// Estimates of positions not yet searched, for their next estimate (see
     /// [`super::estimates`]).
-    pub(super) estimates: Box<Estimates>,
+    pub(super) estimates: Estimates,
     /// The futile interpositions of AND nodes expanded before (see [`super::futile_memo`]).
     pub(super) futile_memo: FutileMemo,
     /// Leaving subtrees that other threads have solved (see [`super::solved_above`]).

@@ -139,7 +139,7 @@ impl Search<'_> {
         }
         // Kept unless a board-move interposition past the memo's reach was looked at.
         if prune && known.is_none() && move_blocks <= MAX_MOVES {
-            self.futile_memo.put(memo_key, drop_squares, move_mask);
+            self.futile_memo.put(memo_key, (drop_squares, move_mask));
         }
         for (i, c) in children.iter_mut().enumerate() {
             c.group =
@@ -272,7 +272,7 @@ impl Search<'_> {
                 self.store(pos, &v, 1);
                 return v;
             }
-            self.estimates.put(cache_key, 1, checks as PnDn);
+            self.estimates.put(cache_key, (1, checks as PnDn));
             Value::unknown(1, dn_floor.max(checks as PnDn), hand)
         } else {
             // The board's evasions, and the squares where a drop blocks: the count needs
@@ -287,7 +287,7 @@ impl Search<'_> {
                 return v;
             }
             let pn = evasion_count(list, blocks, drops);
-            self.estimates.put(cache_key, pn, 1);
+            self.estimates.put(cache_key, (pn, 1));
             Value::unknown(pn, dn_floor.max(1), hand)
         }
     }

@@ -35,6 +35,7 @@ mod expansion;
 mod futile_memo;
 mod futility;
 mod hands;
+mod keyed_cache;
 mod line;
 mod line_memo;
 mod main_line;
@@ -542,7 +543,7 @@ fn new_search<'a>(
         merges: Vec::new(),
         arena: Vec::new(),
         estimate_moves: Box::default(),
-        estimates: Box::default(),
+        estimates: Default::default(),
         futile_memo: Default::default(),
         solved_above: Default::default(),
         profile: config.profile.then(Box::default),
