@@ -7,8 +7,8 @@
 //!   than the main thread and than each other; what one proves or disproves, the others find
 //!   in the table. The phase ends when the main thread has its answer: the helpers are
 //!   interrupted.
-//! - **The main line's first valuation** (the futility tests of the whole proof tree): the
-//!   helpers walk the same tree with the defences in reverse order ([`Team::walk_beside`]),
+//! - **The main line's first valuation** (the futility tests of the whole proof tree):
+//!   a helper walks the same tree with the defences in reverse order ([`Team::walk_beside`]),
 //!   filling the table where the main thread comes last.
 //! - **The refinement** (see `main_line`). Its questions ("does any other check mate within
 //!   `v − 2` plies?", one per attacker's node of the main line) are independent of each other:
@@ -156,18 +156,22 @@ impl<'t> Team<'t> {
     /// (as many as the machine has cores beside this thread's: see [`provers`]); interrupts
     /// them when it returns and waits for them.
     pub(super) fn prove_beside<R>(&mut self, depth: u16, main: impl FnOnce() -> R) -> R {
-        let busy = self.dispatch_to(self.provers, || Job::Prove(depth));
-        let r = main();
-        self.interrupt_and_wait(busy);
-        r
+        self.beside(self.provers, || Job::Prove(depth), main)
     }
 
-    /// Runs `main` (the main line's first valuation) on this thread while the helpers walk
-    /// the same tree from its other end; interrupts them when it returns and waits for them.
-    /// The valuation's futility tests and proofs are most of its time (図巧1: 1.1 s, the
-    /// helpers idle), and what a helper proves the main thread finds in the table.
+    /// Runs `main` (the main line's first valuation) on this thread while a helper walks the
+    /// same tree from its other end; interrupts it when `main` returns and waits for it. The
+    /// valuation's futility tests and proofs are most of its time (図巧1: 1.1 s, the helpers
+    /// idle), and what the helper proves the main thread finds in the table. One helper, on a
+    /// core of its own: a tree has one other end, and more walkers would repeat it.
     pub(super) fn walk_beside<R>(&mut self, main: impl FnOnce() -> R) -> R {
-        let busy = self.dispatch(|| Job::WalkLine);
+        self.beside(self.provers.min(1), || Job::WalkLine, main)
+    }
+
+    /// Runs `main` on this thread while the first `count` helpers do `job`; interrupts them
+    /// when it returns and waits for them.
+    fn beside<R>(&mut self, count: usize, job: impl Fn() -> Job, main: impl FnOnce() -> R) -> R {
+        let busy = self.dispatch_to(count, job);
         let r = main();
         self.interrupt_and_wait(busy);
         r
