@@ -836,7 +836,7 @@ impl<'a> Searcher<'a> {
             && Oracle::worth_probing(&self.pos, self.params)
         {
             let found = self.oracle.probe(&self.pos, self.params);
-            // A probe is a search of its own (a thousand df-pn nodes or so): the clock is read
+            // A probe is a search of its own (`oracle_probe_nodes` df-pn nodes): the clock is read
             // after each, not only every POLL_INTERVAL nodes of this search (in a mating net
             // 200 probes came between two polls, and a move ended 100 ms past its limit).
             self.next_poll = self.nodes;

@@ -8,6 +8,9 @@ use std::time::{Duration, Instant};
 /// Table fill (permille) at which low-effort unsolved entries are swept.
 const GC_HASHFULL: u32 = 900;
 
+/// Nodes between two polls of stop, time and progress.
+const POLL_NODES: u64 = 1024;
+
 impl Search<'_> {
     fn stop_all(&mut self) {
         if !self.stopped {
@@ -53,13 +56,19 @@ impl Search<'_> {
         progress(&report);
     }
 
-    /// Polls stop, limits and progress once every 1,024 nodes. (Testing `nodes % 1024 == 0`
-    /// would miss most polls: one expansion adds many nodes at once.)
+    /// Polls stop, limits and progress once every 1,024 nodes, and at the node limit itself:
+    /// a caller's limit under the interval (the engine's probes ask for 300) must not grow
+    /// to 1,024. (Testing `nodes % 1024 == 0` would miss most polls: one expansion adds many
+    /// nodes at once.) The internal caps of the main line's questions keep the interval:
+    /// their sizes were chosen with it.
     pub(super) fn check_limits(&mut self) {
         if self.aborted || self.nodes < self.next_check {
             return;
         }
-        self.next_check = self.nodes + 1024;
+        self.next_check = self.nodes + POLL_NODES;
+        if let Some(limit) = self.limits.nodes {
+            self.next_check = self.next_check.min(limit);
+        }
         if self.stop.load(Ordering::Relaxed) || self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.stop_all();
             return;
