@@ -2,19 +2,21 @@
 //! the engine's mate probes ask for 300 nodes, and a limit read only at the polls gave them
 //! 1,024 (run with --release).
 
+use shogi::movelist::MAX_MOVES;
 use shogi::Position;
+use solver::batch::problem::parse_problem_line;
 use solver::{Limits, Outcome, Rules, Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
 
-/// The most nodes one expansion adds: one a child, and a position has at most 593 moves.
-const ONE_EXPANSION: u64 = 600;
+/// The most nodes one expansion adds: one a child.
+const ONE_EXPANSION: u64 = MAX_MOVES as u64;
 
 fn microcosmos() -> Position {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../problems/long_microcosmos.sfen");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let line = text.lines().find(|l| !l.starts_with('#')).expect("a position line");
-    let sfen = line.split(" #").next().unwrap_or_default().trim();
-    Position::from_sfen(sfen).unwrap_or_else(|e| panic!("{e}"))
+    let problem =
+        text.lines().find_map(|l| parse_problem_line(l).unwrap_or_else(|e| panic!("{e}")));
+    problem.expect("a problem line").position
 }
 
 #[test]
