@@ -123,18 +123,22 @@ fn solve(
 ///
 /// sfen: as for `solve`.
 /// time_ms: time for solving the problem; questions_time_ms: for all the questions together;
-/// question_nodes: node cap of each question; hash_mb: table size (shared by the questions).
+/// question_nodes: node cap of each question; questions_nodes: nodes for all the questions
+/// together (with it alone, no time limit on them: the same report on any machine);
+/// hash_mb: table size (shared by the questions).
 /// intended: the intended line as USI moves, compared with the main line.
 ///
 /// Returns a dict (the JSON of `tsumugi-mate report --json`).
 #[pyfunction]
-#[pyo3(signature = (sfen, time_ms=60000, questions_time_ms=60000, question_nodes=200000, hash_mb=256, intended=None))]
+#[pyo3(signature = (sfen, time_ms=60000, questions_time_ms=None, question_nodes=200000, questions_nodes=None, hash_mb=256, intended=None))]
+#[allow(clippy::too_many_arguments)]
 fn report(
     py: Python<'_>,
     sfen: &str,
     time_ms: i64,
-    questions_time_ms: i64,
+    questions_time_ms: Option<i64>,
     question_nodes: i64,
+    questions_nodes: Option<i64>,
     hash_mb: i64,
     intended: Option<Vec<String>>,
 ) -> PyResult<Py<PyAny>> {
@@ -152,10 +156,15 @@ fn report(
     let limits = solver::composer::ReportLimits {
         main: Limits { time: (time_ms > 0).then(|| Duration::from_millis(time_ms)), nodes: None },
         question_nodes: non_negative("question_nodes", question_nodes)?.max(1),
-        questions_time: Duration::from_millis(non_negative(
-            "questions_time_ms",
-            questions_time_ms,
-        )?),
+        questions_time: match (questions_time_ms, questions_nodes) {
+            (Some(ms), _) => Duration::from_millis(non_negative("questions_time_ms", ms)?),
+            (None, Some(_)) => Duration::MAX,
+            (None, None) => Duration::from_secs(60),
+        },
+        questions_nodes: match questions_nodes {
+            Some(n) => Some(non_negative("questions_nodes", n)?),
+            None => None,
+        },
         threads: 1,
     };
     let config = SolverConfig { hash_mb: hash_mb as usize, ..SolverConfig::default() };

@@ -180,6 +180,18 @@ def test_report_of_a_mate_with_a_piece_left_and_of_a_cook():
     assert q["budget_ms"] == 60000
 
 
+def test_report_with_a_node_budget_for_its_questions():
+    # nshogi-mate1-0003 again: the questions within 1,000,000 nodes and no time limit.
+    sfen = next(s for s, i, _ in problem_lines("nshogi_mate1.sfen", 10) if i == "nshogi-mate1-0003")
+    r = tsumugi.report(sfen, time_ms=10000, hash_mb=16, questions_nodes=1000000)
+    q = r["questions"]
+    assert q["budget_nodes"] == 1000000 and q["budget_ms"] is None, q
+    assert 0 < q["nodes"] <= 1000000 and q["unsettled"] == 0, q
+    assert r["proven_shortest"] and r["shorter_open"] == []
+    with pytest.raises(ValueError):
+        tsumugi.report(sfen, questions_nodes=-1)
+
+
 def test_report_compares_the_intended_line():
     r = tsumugi.report("4k4/9/4P4/9/9/9/9/9/9 b G 1", time_ms=5000, intended=["G*5b"])
     assert r["intended"]["departure"] == "Same"

@@ -141,8 +141,10 @@ fn the_report_command_writes_text_html_and_kif_and_reads_a_kif_with_its_intended
     std::fs::write(&file, kif).unwrap_or_else(|e| panic!("{e}"));
     let args = ReportArgs {
         files: vec![file],
-        time_ms: 10_000,
-        questions_time_ms: 10_000,
+        time_ms: Some(10_000),
+        nodes: None,
+        questions_time_ms: Some(10_000),
+        questions_nodes: None,
         question_nodes: 100_000,
         hash: 16,
         threads: Some(1),
@@ -244,7 +246,7 @@ fn questions_stopped_by_their_cap_are_asked_again_until_settled() {
     assert_eq!(tiny.length, generous.length);
     assert_eq!(verdicts(&tiny), verdicts(&generous));
     let q = &tiny.questions;
-    assert!(q.settled > 0 && q.unsettled == 0 && q.budget_ms == 60_000, "{q:?}");
+    assert!(q.settled > 0 && q.unsettled == 0 && q.budget_ms == Some(60_000), "{q:?}");
     let t = text::render("tiny", &tiny);
     assert!(t.contains(&format!("questions: {} settled, 0 unsettled", q.settled)), "{t}");
 }
@@ -277,8 +279,10 @@ fn a_second_report_with_the_table_file_goes_on_from_the_first() {
     std::fs::write(&problem, format!("{sfen} # zukou-002\n")).unwrap_or_else(|e| panic!("{e}"));
     let args = ReportArgs {
         files: vec![problem],
-        time_ms: 60_000,
-        questions_time_ms: 60_000,
+        time_ms: Some(60_000),
+        nodes: None,
+        questions_time_ms: Some(60_000),
+        questions_nodes: None,
         question_nodes: 200_000,
         hash: 64,
         threads: Some(2),
@@ -311,4 +315,57 @@ fn a_second_report_with_the_table_file_goes_on_from_the_first() {
         assert_eq!(first[field], second[field], "{field}");
     }
     assert_eq!(first["questions"]["settled"], second["questions"]["settled"]);
+}
+
+/// 図巧12 (27 plies): its own solve does not prove the length the shortest within its budget,
+/// but the report's questions settle every other check along the main line with no mate sooner
+/// than the main line's, which proves it; the headline says so, and by what. With a node budget
+/// for the questions and none of time, the report is the same twice.
+#[test]
+fn the_questions_prove_the_length_where_the_solve_did_not() {
+    let sfen = problem_line("edo_zukou.sfen", "zukou-012");
+    let run = || {
+        let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
+        let limits = ReportLimits {
+            main: Limits { time: None, nodes: Some(120_000_000) },
+            questions_time: Duration::MAX,
+            questions_nodes: Some(4_000_000),
+            ..ReportLimits::default()
+        };
+        check_problem(&mut solver, &position(&sfen), None, &limits, &AtomicBool::new(false))
+    };
+    let r = run();
+    assert_eq!(r.length, Some(27));
+    assert!(r.unsettled.is_empty() && r.shorter_open.is_empty(), "{:?}", r.unsettled);
+    assert!(r.proven_shortest && r.shortest_from_questions, "{r:?}");
+    let t = text::render("zukou-012", &r);
+    assert!(t.contains("27手詰 (shortest proven, by the questions;"), "{t}");
+    let q = &r.questions;
+    assert!(q.nodes <= 4_000_000 && q.budget_nodes == Some(4_000_000) && q.budget_ms.is_none());
+    assert!(t.contains(&format!("in {} nodes of the 4000000 for questions", q.nodes)), "{t}");
+    let again = run();
+    assert_eq!((again.nodes, verdicts(&again)), (r.nodes, verdicts(&r)));
+    assert_eq!(again.questions.settled, q.settled);
+}
+
+/// Where the questions leave a shorter mate open, the headline names it: 図巧12 with one node for
+/// its questions (its own solve does not prove the length) reads "shortest NOT proven" and
+/// names the first other check that may mate sooner.
+#[test]
+fn an_open_question_about_a_shorter_mate_is_named_in_the_headline() {
+    let sfen = problem_line("edo_zukou.sfen", "zukou-012");
+    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
+    let limits = ReportLimits {
+        main: Limits { time: None, nodes: Some(120_000_000) },
+        questions_time: Duration::MAX,
+        questions_nodes: Some(1),
+        ..ReportLimits::default()
+    };
+    let r = check_problem(&mut solver, &position(&sfen), None, &limits, &AtomicBool::new(false));
+    assert!(!r.proven_shortest && !r.shorter_open.is_empty(), "{r:?}");
+    let first = &r.shorter_open[0];
+    let t = text::render("zukou-012", &r);
+    let named =
+        format!("may mate sooner, the first at move {} ({})", first.ply, first.line.japanese[0]);
+    assert!(t.contains("shortest NOT proven: ") && t.contains(&named), "{t}");
 }

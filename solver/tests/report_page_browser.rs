@@ -37,8 +37,10 @@ fn zukou(ids: &[&str]) -> String {
 fn report(file: &Path, json: bool, html: Option<PathBuf>) -> String {
     let args = ReportArgs {
         files: vec![file.to_path_buf()],
-        time_ms: 20_000,
-        questions_time_ms: 2_000,
+        time_ms: Some(20_000),
+        nodes: None,
+        questions_time_ms: Some(2_000),
+        questions_nodes: None,
         question_nodes: 50_000,
         hash: 64,
         threads: Some(1),

@@ -22,13 +22,24 @@ pub struct ReportArgs {
     /// (`<id> <usi moves>`).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Time for solving each problem, in milliseconds.
-    #[arg(long, value_name = "N", default_value_t = 60_000)]
-    pub time_ms: u64,
+    /// Time for solving each problem, in milliseconds (0: none). Default: 60000, or none with
+    /// `--nodes` or `--questions-nodes`.
+    #[arg(long, value_name = "N")]
+    pub time_ms: Option<u64>,
+    /// Nodes for solving each problem. Default: none, or 120000000 (about 60 s on a machine of
+    /// two cores) with `--questions-nodes` and no `--time-ms`, so that a report budgeted in
+    /// nodes is the same on any machine.
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
     /// Time for the questions of each problem (cooks, variations) together, in milliseconds;
-    /// what is not asked within it is reported unsettled.
-    #[arg(long, value_name = "N", default_value_t = 60_000)]
-    pub questions_time_ms: u64,
+    /// what is not asked within it is reported unsettled. Default: 60000, or no time limit
+    /// with `--questions-nodes`.
+    #[arg(long, value_name = "N")]
+    pub questions_time_ms: Option<u64>,
+    /// Nodes for the questions of each problem together (beside or instead of the time): at
+    /// one thread, the same command gives the same report on any machine.
+    #[arg(long, value_name = "N")]
+    pub questions_nodes: Option<u64>,
     /// Node cap of each question's first try; a question it stops is asked again with twice
     /// the cap, and so on, while the time for questions lasts.
     #[arg(long, value_name = "N", default_value_t = ReportLimits::default().question_nodes)]
@@ -134,12 +145,10 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
     let threads =
         args.threads.map_or_else(|| crate::batch::args::default_threads(jobs), usize::from);
     let limits = ReportLimits {
-        main: Limits {
-            time: (args.time_ms > 0).then(|| Duration::from_millis(args.time_ms)),
-            nodes: None,
-        },
+        main: main_limits(args),
         question_nodes: args.question_nodes,
-        questions_time: Duration::from_millis(args.questions_time_ms),
+        questions_time: questions_time(args.questions_time_ms, args.questions_nodes),
+        questions_nodes: args.questions_nodes,
         threads,
     };
     let bar = crate::batch::progress_bar(!args.quiet, inputs.tasks.len());
@@ -221,6 +230,36 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         }
     }
     u8::from(!inputs.unreadable.is_empty() || !file_errors.is_empty())
+}
+
+/// A problem's own solve's limits: as given; by default 60 s, or in nodes alone when the
+/// questions are budgeted in nodes alone (see [`ReportArgs::nodes`]).
+fn main_limits(args: &ReportArgs) -> Limits {
+    let by_nodes = args.questions_nodes.is_some() && args.time_ms.is_none();
+    let time_ms = match (args.time_ms, args.nodes) {
+        (Some(ms), _) => ms,
+        (None, Some(_)) => 0,
+        (None, None) if by_nodes => 0,
+        (None, None) => 60_000,
+    };
+    Limits {
+        time: (time_ms > 0).then(|| Duration::from_millis(time_ms)),
+        nodes: args.nodes.or(by_nodes.then_some(NODES_FOR_THE_SOLVE)),
+    }
+}
+
+/// A problem's own solve's nodes when its questions are budgeted in nodes alone: about what its
+/// default 60 s gives on a machine of two cores (2 M nodes a second).
+const NODES_FOR_THE_SOLVE: u64 = 120_000_000;
+
+/// The time for a problem's questions: as given, else 60 s, or none with a node budget alone
+/// (so that the report is the machine's own no more).
+fn questions_time(ms: Option<u64>, nodes: Option<u64>) -> Duration {
+    match (ms, nodes) {
+        (Some(ms), _) => Duration::from_millis(ms),
+        (None, Some(_)) => Duration::MAX,
+        (None, None) => ReportLimits::default().questions_time,
+    }
 }
 
 /// The intended lines of the `.pv` files beside `files`, by problem id.

@@ -138,6 +138,10 @@ pub(crate) fn compare_intended(
                     .to_string(),
             ),
             Answer::Unsettled(what) => Departure::Unsettled(what),
+            // Never the answer of `after_long` (only a cook question asks for a bound).
+            Answer::NotWithin { plies, .. } => {
+                Departure::Unsettled(format!("no mate within {plies} plies"))
+            }
         }
     };
     IntendedLine { line, departs_at: at, departure }

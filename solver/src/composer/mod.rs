@@ -20,19 +20,23 @@
 //! problem's own solve (`report`) runs on one thread, so that the line they are about is the
 //! same whatever the threads.
 
+mod budget;
 pub mod command;
 pub mod html;
 pub mod intended;
+mod main_line_questions;
 mod questions;
+mod shortest;
 pub mod text;
 
 use crate::outcome::{Limits, Outcome, SolveResult};
 use crate::search::Solver;
+use budget::Budget;
 use intended::{compare_intended, IntendedLine};
-use questions::{Ask, Question, Schedule, Try};
+use questions::Try;
 use serde::Serialize;
 use shogi::{Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// How much a report may spend.
@@ -44,7 +48,11 @@ pub struct ReportLimits {
     /// the cap stops is asked again with twice the cap while the time for questions lasts.
     pub question_nodes: u64,
     /// Time for all questions of one problem together; what it does not settle is unsettled.
+    /// (`Duration::MAX`: no time limit, as with a node budget alone.)
     pub questions_time: Duration,
+    /// Nodes for all questions of one problem together, if limited: with one thread, the same
+    /// report on any machine (see `docs/report.md`).
+    pub questions_nodes: Option<u64>,
     /// Questions asked at once along the main line, each by one thread alone (sharing the
     /// table): a disproof shared by threads costs more nodes than alone. The problem's own
     /// solve, the refutations and the intended line's question use the solver's threads.
@@ -57,6 +65,7 @@ impl Default for ReportLimits {
             main: Limits { time: Some(Duration::from_secs(60)), nodes: None },
             question_nodes: 200_000,
             questions_time: Duration::from_secs(60),
+            questions_nodes: None,
             threads: 1,
         }
     }
@@ -179,8 +188,12 @@ pub struct QuestionCounts {
     pub unsettled: usize,
     /// Time spent on them.
     pub time_ms: u64,
-    /// The problem's time for questions.
-    pub budget_ms: u64,
+    /// The problem's time for questions (`None`: no time limit).
+    pub budget_ms: Option<u64>,
+    /// Nodes spent on them.
+    pub nodes: u64,
+    /// The problem's nodes for questions, if limited.
+    pub budget_nodes: Option<u64>,
 }
 
 /// The composer's report of one problem.
@@ -190,7 +203,14 @@ pub struct ComposerReport {
     pub status: Status,
     /// The mate's length in plies.
     pub length: Option<usize>,
+    /// No shorter mate exists: the solve proved it, or the questions did (every other check
+    /// along the main line settled with no mate sooner than the main line's).
     pub proven_shortest: bool,
+    /// The questions proved the length, not the problem's own solve.
+    pub shortest_from_questions: bool,
+    /// The other checks whose answers leave a shorter mate open (unsettled, or a mate not
+    /// proven the shortest), by ply: what keeps the length from being proven.
+    pub shorter_open: Vec<Unsettled>,
     pub main_line: Line,
     /// The attacker's pieces in hand at the end of the main line (駒余り), e.g. `["歩"]`.
     pub pieces_left: Vec<String>,
@@ -256,6 +276,7 @@ pub fn report_on(
     stop: &AtomicBool,
 ) -> ComposerReport {
     let MainSolve { attacker, result: main, started: start } = *main;
+    let budget = Budget::new(limits.questions_time, limits.questions_nodes, stop);
     let mut asker = Asker {
         solver,
         attacker,
@@ -263,16 +284,19 @@ pub fn report_on(
         origin: pos.clone(),
         limits: Limits { time: None, nodes: Some(limits.question_nodes) },
         main_limits: limits.main.clone(),
-        deadline: Instant::now() + limits.questions_time,
-        budget: limits.questions_time,
+        limits_time_ms: Instant::now()
+            .checked_add(limits.questions_time)
+            .map(|_| limits.questions_time.as_millis() as u64),
+        budget,
         threads: limits.threads,
-        nodes: main.nodes,
     };
     let mut report = ComposerReport {
         sfen: pos.to_sfen(),
         status: Status::Unsettled,
         length: None,
         proven_shortest: main.proven_shortest,
+        shortest_from_questions: false,
+        shorter_open: Vec::new(),
         main_line: Line::new(pos, &[], None),
         pieces_left: Vec::new(),
         cooks: Vec::new(),
@@ -292,6 +316,7 @@ pub fn report_on(
             report.main_line = Line::new(pos, line, None);
             report.pieces_left = pieces_left(pos, line, attacker);
             asker.walk_main_line(pos, line, &mut report);
+            shortest::settle_headline(&mut report);
             if let Some(moves) = intended {
                 report.intended = Some(compare_intended(&mut asker, pos, moves, line));
             }
@@ -302,7 +327,7 @@ pub fn report_on(
         }
         Outcome::Timeout => {}
     }
-    report.nodes = asker.nodes;
+    report.nodes = main.nodes + asker.budget.spent();
     report.time_ms = start.elapsed().as_millis() as u64;
     report
 }
@@ -310,7 +335,16 @@ pub fn report_on(
 /// The answer to one question: the mate length after a move, if any.
 #[derive(Clone, Debug)]
 enum Answer {
-    Mate { moves: Vec<Move>, proven: bool },
+    Mate {
+        moves: Vec<Move>,
+        proven: bool,
+    },
+    /// It mates (by `moves`, not proven the shortest), but not within `plies` plies: a
+    /// depth-limited search's disproof.
+    NotWithin {
+        plies: usize,
+        moves: Vec<Move>,
+    },
     NoMate,
     Unsettled(String),
 }
@@ -326,26 +360,36 @@ pub(crate) struct Asker<'a> {
     limits: Limits,
     /// Of the intended line's one question, which may be as hard as the problem itself.
     main_limits: Limits,
-    deadline: Instant,
-    /// The problem's time for questions (for the report: how much of it was used).
-    budget: Duration,
+    /// The problem's time for questions in ms, for the report (`None`: no time limit).
+    limits_time_ms: Option<u64>,
+    /// What the questions may spend, and have spent (their nodes count in the report's).
+    budget: Budget<'a>,
     /// Questions along the main line asked at once (see [`ReportLimits::threads`]).
     threads: usize,
-    nodes: u64,
 }
 
 impl Asker<'_> {
     /// The mate after `way` (moves from the problem's position) and `mv`, asked again with a
-    /// doubled node cap while the problem's time for questions lasts (see [`questions`]).
+    /// doubled node cap while the problem's budget for questions lasts (see [`questions`]),
+    /// with the solver's threads on this one question. The positions of the way are on the
+    /// question's path, as in the problem's own search: a line back to one of them is a
+    /// repetition, not a mate (else detours through earlier positions of the main line would
+    /// read as cooks). So are they for the questions along the main line, each asked by one
+    /// thread.
     fn after(&mut self, way: &[Move], mv: Move) -> Answer {
         let first_cap = self.limits.nodes.unwrap_or(u64::MAX);
-        let (deadline, stop) = (self.deadline, self.stop);
-        let outcome = questions::settle(
-            1,
-            first_cap,
-            |_, cap| self.try_after(way, mv, cap),
-            || time_left(deadline, stop),
-        );
+        let line: Vec<Move> = way.iter().copied().chain([mv]).collect();
+        let Asker { solver, budget, origin, attacker, .. } = self;
+        let attacker = *attacker;
+        let ask = |_, cap| {
+            try_within(cap, budget, |limits| {
+                let stop = budget.stop();
+                let r = solver.solve_after(origin, &line, attacker, limits, stop, &mut |_| {});
+                budget.spend(r.nodes);
+                r
+            })
+        };
+        let outcome = questions::settle(1, first_cap, ask, || budget.left());
         match outcome.into_iter().next() {
             Some(questions::Outcome::Settled(a)) => a,
             Some(questions::Outcome::Unsettled(e)) => Answer::Unsettled(e.describe()),
@@ -353,129 +397,14 @@ impl Asker<'_> {
         }
     }
 
-    /// Asks once for the mate after `way` and `mv` within `cap` nodes and what is left of the
-    /// problem's time (see [`try_within`]), with the solver's threads on this one question.
-    /// The positions of the way are on the question's path, as in the problem's own search: a
-    /// line back to one of them is a repetition, not a mate (else detours through earlier
-    /// positions of the main line would read as cooks). So are they for the questions along
-    /// the main line, each asked by one thread.
-    fn try_after(&mut self, way: &[Move], mv: Move, cap: u64) -> questions::Try<Answer> {
-        let (deadline, stop) = (self.deadline, self.stop);
-        try_within(cap, deadline, stop, |limits| self.solve_after(way, mv, limits))
-    }
-
     /// As [`Asker::after`], once, within the limits of the problem's own solve.
     fn after_long(&mut self, way: &[Move], mv: Move) -> Answer {
         let limits = self.main_limits.clone();
-        answer_of(self.solve_after(way, mv, &limits))
-    }
-
-    /// One solve of the position after `way` and `mv`, counted in the report's nodes.
-    fn solve_after(&mut self, way: &[Move], mv: Move, limits: &Limits) -> SolveResult {
         let line: Vec<Move> = way.iter().copied().chain([mv]).collect();
         let (origin, attacker, stop) = (&self.origin, self.attacker, self.stop);
-        let r = self.solver.solve_after(origin, &line, attacker, limits, stop, &mut |_| {});
-        self.nodes += r.nodes;
-        r
-    }
-
-    /// Every question along the main line, asked in the order that decides soundness first
-    /// and with the problem's whole time for questions (see [`questions`]); the findings are
-    /// then written by ply.
-    fn walk_main_line(&mut self, root: &Position, line: &[Move], report: &mut ComposerReport) {
-        let started = Instant::now();
-        let mut asked = Vec::new();
-        let mut positions = Vec::with_capacity(line.len());
-        let mut pos = root.clone();
-        for (i, &mv) in line.iter().enumerate() {
-            if pos.side_to_move() == self.attacker {
-                for &c in checks(&pos).iter().filter(|&&c| c != mv) {
-                    asked.push(Question { index: i, mv: c, ask: Ask::Cook });
-                }
-            } else {
-                for (e, futile) in self.solver.classify_evasions(&pos, self.attacker, self.stop) {
-                    if futile {
-                        report.futile_interpositions += 1;
-                    } else if e != mv {
-                        asked.push(Question { index: i, mv: e, ask: Ask::Variation });
-                    }
-                }
-            }
-            positions.push(pos.clone());
-            pos.make_move(mv);
-        }
-        questions::order(&mut asked);
-        let first_cap = self.limits.nodes.unwrap_or(u64::MAX);
-        // Every question is unbounded: a search bounded to the main line's length would count
-        // the plies of futile interpositions, which tsume rules do not, and miss mates that end
-        // with them (a cook at the last move of 図巧98 read as no mate).
-        let (origin, attacker) = (&self.origin, self.attacker);
-        let (deadline, stop) = (self.deadline, self.stop);
-        let schedule = Schedule::new(asked.len(), first_cap);
-        let nodes = AtomicU64::new(0);
-        let questions = &asked;
-        // One question a thread (see `questions::Schedule`): a disproof shared by two threads
-        // costs more nodes than alone.
-        self.solver.at_once(self.threads, |thread| {
-            let ask = |k: usize, cap| {
-                let q = questions[k];
-                let mut spent = 0;
-                let tried = try_within(cap, deadline, stop, |limits| {
-                    let way: Vec<Move> = line[..q.index].iter().copied().chain([q.mv]).collect();
-                    let r = thread.solve_after(origin, &way, attacker, limits, stop);
-                    spent = r.nodes;
-                    r
-                });
-                nodes.fetch_add(spent, Ordering::Relaxed);
-                match tried {
-                    // A mate longer than the main line's from here, not proven the shortest:
-                    // a cook only if a shorter one exists, which a larger cap may show.
-                    Try::Settled(Answer::Mate { moves, proven: false })
-                        if q.ask == Ask::Cook
-                            && q.index > 0
-                            && moves.len() >= line.len() - q.index =>
-                    {
-                        let answer = Answer::Mate { moves, proven: false };
-                        Try::Provisional { answer, nodes: spent }
-                    }
-                    t => t,
-                }
-            };
-            schedule.work(ask, || time_left(deadline, stop));
-        });
-        self.nodes += nodes.into_inner();
-        let outcomes = schedule.outcomes();
-        let mut found: Vec<(Question, questions::Outcome<Answer>)> =
-            asked.into_iter().zip(outcomes).collect();
-        // By ply; the questions of one ply keep the order they were found in.
-        found.sort_by_key(|(q, _)| q.index);
-        // Counted as the report lists them: an answer may itself leave the question open (a
-        // longer mate where a shorter one would be a cook).
-        let (asked_count, listed_before) = (found.len(), report.unsettled.len());
-        for (q, outcome) in found {
-            let answer = match outcome {
-                questions::Outcome::Settled(a) => a,
-                questions::Outcome::Unsettled(e) => Answer::Unsettled(e.describe()),
-            };
-            let at = MainPly {
-                pos: &positions[q.index],
-                index: q.index,
-                main: line[q.index],
-                remaining: line.len() - q.index,
-                previous: q.index.checked_sub(1).map(|j| line[j]),
-            };
-            match q.ask {
-                Ask::Cook => cook_found(&at, q.mv, answer, report),
-                Ask::Variation => variation_found(&at, q.mv, answer, self.attacker, report),
-            }
-        }
-        let unsettled = report.unsettled.len() - listed_before;
-        report.questions = QuestionCounts {
-            settled: asked_count - unsettled,
-            unsettled,
-            time_ms: started.elapsed().as_millis() as u64,
-            budget_ms: self.budget.as_millis() as u64,
-        };
+        let r = self.solver.solve_after(origin, &line, attacker, &limits, stop, &mut |_| {});
+        self.budget.spend(r.nodes);
+        answer_of(r)
     }
 
     /// For a problem with no mate: each check with a defence after which there is no mate.
@@ -510,32 +439,26 @@ fn answer_of(r: SolveResult) -> Answer {
     }
 }
 
-/// One try of a question within `cap` nodes and what is left of the time until `deadline`:
-/// `solve` solves it within the limits it is given.
+/// One try of a question within `cap` nodes and what is left of the `budget`: `solve` solves it
+/// within the limits it is given (and counts its nodes in the budget).
 fn try_within(
     cap: u64,
-    deadline: Instant,
-    stop: &AtomicBool,
+    budget: &Budget,
     solve: impl FnOnce(&Limits) -> SolveResult,
 ) -> Try<Answer> {
-    let left = deadline.saturating_duration_since(Instant::now());
-    let r = solve(&Limits { time: Some(left), nodes: Some(cap) });
+    let limits = budget.limits(cap);
+    let r = solve(&limits);
     match r.outcome {
-        Outcome::Timeout if !r.depth_limited && !time_left(deadline, stop) => {
-            Try::OutOfTime { nodes: r.nodes }
-        }
+        Outcome::Timeout if !r.depth_limited && !budget.left() => Try::OutOfTime { nodes: r.nodes },
         // Neither the cap nor the time: the table proves the position, but no line could be
         // read from it on this way (図巧43's ▲３六銀 at move 47, once in six reports at two
         // threads: 4 nodes a try, asked 221,146 times in the 20 s).
-        Outcome::Timeout if !r.depth_limited && r.nodes < cap => Try::Stuck { nodes: r.nodes },
+        Outcome::Timeout if !r.depth_limited && r.nodes < limits.nodes.unwrap_or(cap) => {
+            Try::Stuck { nodes: r.nodes }
+        }
         Outcome::Timeout if !r.depth_limited => Try::Capped { nodes: r.nodes },
         _ => Try::Settled(answer_of(r)),
     }
-}
-
-/// Whether a report's time for questions (until `deadline`) lasts and nobody said `stop`.
-fn time_left(deadline: Instant, stop: &AtomicBool) -> bool {
-    Instant::now() < deadline && !stop.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// What the answer to "does the check `c` mate?" at `at` (an attacker's ply) adds to the report.
@@ -569,7 +492,13 @@ fn cook_found(at: &MainPly, c: Move, answer: Answer, report: &mut ComposerReport
                 });
             }
         }
-        Answer::NoMate => {}
+        // At the first move any mate is a cook, its length not proven (but no shorter than the
+        // main line's: the headline's length stands).
+        Answer::NotWithin { moves, .. } if i == 0 => {
+            cook_found(at, c, Answer::Mate { moves, proven: false }, report)
+        }
+        // Mates, but later than the main line from here: no cook.
+        Answer::NotWithin { .. } | Answer::NoMate => {}
         Answer::Unsettled(what) => report.unsettled.push(Unsettled {
             ply: i + 1,
             line: Line::new(pos, &[c], previous),
@@ -623,6 +552,12 @@ fn variation_found(
             ply: i + 1,
             line: Line::new(pos, &[e], previous),
             what: format!("the length of this defence: {what}"),
+        }),
+        // Never the answer to a defence's question (only cooks are asked for a bound).
+        Answer::NotWithin { plies, .. } => report.unsettled.push(Unsettled {
+            ply: i + 1,
+            line: Line::new(pos, &[e], previous),
+            what: format!("the length of this defence: no mate within {plies} plies"),
         }),
     }
 }

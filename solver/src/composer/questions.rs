@@ -15,6 +15,10 @@ use std::time::Duration;
 /// What a question asks about a move of the main line's position at `index`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum Ask {
+    /// Does any check but the main line's (`mv`) and the mates already found there mate? One
+    /// question for all of them (see [`crate::search::OtherMoves`]); each mate it finds is
+    /// then asked as a [`Ask::Cook`].
+    OtherChecks,
     /// Does this other check mate (at the first move: at all; later: within the plies the
     /// main line needs from there)? A mate is a cook (余詰).
     Cook,
@@ -34,8 +38,8 @@ impl Question {
     /// Smaller first: cooks at move 1, cooks further on, then variations; by ply within each.
     fn rank(&self) -> (u8, usize) {
         let kind = match self.ask {
-            Ask::Cook if self.index == 0 => 0,
-            Ask::Cook => 1,
+            Ask::OtherChecks | Ask::Cook if self.index == 0 => 0,
+            Ask::OtherChecks | Ask::Cook => 1,
             Ask::Variation => 2,
         };
         (kind, self.index)
@@ -55,6 +59,9 @@ pub(super) enum Try<A> {
     Settled(A),
     /// Its node cap was reached after `nodes` nodes: worth asking again with a larger cap.
     Capped { nodes: u64 },
+    /// Answered in part after `nodes` nodes (a question about several moves found some of
+    /// them mate, and asks about the rest): asked again at once, with the same cap.
+    Again { nodes: u64 },
     /// Answered, but a larger cap might answer better (a longer mate where a shorter one would
     /// be a cook): asked again, within [`PROVISIONAL_PATIENCE`]. Kept if the time runs out
     /// before a better one.
@@ -161,6 +168,8 @@ struct State<A> {
     /// Provisional or stuck tries in a row that stopped short of their cap, by question.
     short: Vec<u32>,
     effort: Vec<Effort>,
+    /// The round of each question's last try taken.
+    rounds: Vec<u32>,
     /// Every try as (question, cap), in the order taken (for the tests).
     #[cfg(test)]
     taken: Vec<(usize, u64)>,
@@ -181,6 +190,7 @@ impl<A> Schedule<A> {
                 provisional: (0..count).map(|_| None).collect(),
                 short: vec![0; count],
                 effort: vec![Effort::default(); count],
+                rounds: vec![0; count],
                 #[cfg(test)]
                 taken: Vec::new(),
             }),
@@ -220,6 +230,7 @@ impl<A> Schedule<A> {
                 let doubled = 1u64.checked_shl(round).unwrap_or(u64::MAX);
                 let cap = self.first_cap.saturating_mul(doubled);
                 state.under_way += 1;
+                state.rounds[question] = round;
                 let e = &mut state.effort[question];
                 e.tries += 1;
                 e.last_cap = cap;
@@ -254,6 +265,11 @@ impl<A> Schedule<A> {
                 state.short[i] = 0;
                 again();
             }
+            Some(Try::Again { nodes }) => {
+                state.effort[i].nodes += nodes;
+                state.short[i] = 0;
+                state.queue.insert((round, i));
+            }
             Some(Try::OutOfTime { nodes }) => {
                 state.effort[i].nodes += nodes;
                 again();
@@ -282,15 +298,37 @@ impl<A> Schedule<A> {
         self.ended.notify_all();
     }
 
-    /// The outcomes, by question: a question not settled is settled by its last provisional
-    /// answer if it had one, else unsettled with how far it got.
-    pub(super) fn outcomes(self) -> Vec<Outcome<A>> {
-        let state = self.state.into_inner().unwrap_or_else(PoisonError::into_inner);
-        state
-            .outcomes
+    /// A new question, found by the try of `beside` under way: asked in that try's round,
+    /// after the questions queued before it. Returns its index (the next after the last).
+    pub(super) fn add(&self, beside: usize) -> usize {
+        let mut state = self.lock();
+        let state = &mut *state;
+        let i = state.outcomes.len();
+        let round = state.rounds.get(beside).copied().unwrap_or(0);
+        state.outcomes.push(None);
+        state.provisional.push(None);
+        state.short.push(0);
+        state.effort.push(Effort::default());
+        state.rounds.push(round);
+        state.queue.insert((round, i));
+        i
+    }
+
+    /// The outcomes, by question (taken: once the work is over): a question not settled is
+    /// settled by its last provisional answer if it had one, else unsettled with how far it
+    /// got.
+    pub(super) fn outcomes(&self) -> Vec<Outcome<A>> {
+        let mut state = self.lock();
+        let state = &mut *state;
+        let (outcomes, provisional, effort) = (
+            std::mem::take(&mut state.outcomes),
+            std::mem::take(&mut state.provisional),
+            std::mem::take(&mut state.effort),
+        );
+        outcomes
             .into_iter()
-            .zip(state.provisional)
-            .zip(state.effort)
+            .zip(provisional)
+            .zip(effort)
             .map(|((o, p), e)| o.or(p.map(Outcome::Settled)).unwrap_or(Outcome::Unsettled(e)))
             .collect()
     }
@@ -438,6 +476,33 @@ mod tests {
         assert!(effort.describe().contains("no answer"), "{}", effort.describe());
         assert_eq!((tries(1), &outcomes[1]), (3, &Outcome::Settled(1)));
         assert_eq!(outcomes[2], Outcome::Settled(2));
+    }
+
+    /// A question that finds new ones (a joint question's mates) adds them to the try's round,
+    /// after the questions queued before, and is asked again at once with the same cap.
+    #[test]
+    fn questions_found_by_a_try_join_its_round_and_it_is_asked_again() {
+        let schedule: Schedule<u32> = Schedule::new(2, 10);
+        let asked = RefCell::new(Vec::new());
+        let added = Cell::new(false);
+        schedule.work(
+            |i, cap| {
+                asked.borrow_mut().push((i, cap));
+                match i {
+                    0 if !added.get() => {
+                        added.set(true);
+                        assert_eq!(schedule.add(0), 2);
+                        Try::Again { nodes: 3 }
+                    }
+                    2 if cap == 10 => Try::Capped { nodes: 10 },
+                    _ => Try::Settled(i as u32),
+                }
+            },
+            || true,
+        );
+        assert_eq!(asked.into_inner(), vec![(0, 10), (0, 10), (1, 10), (2, 10), (2, 20)]);
+        let outcomes = schedule.outcomes();
+        assert_eq!(outcomes, vec![Outcome::Settled(0), Outcome::Settled(1), Outcome::Settled(2)]);
     }
 
     #[test]

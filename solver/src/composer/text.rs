@@ -28,8 +28,7 @@ pub fn findings(title: &str, r: &ComposerReport) -> String {
     match r.status {
         Status::Mate => {
             let n = r.length.unwrap_or(0);
-            let shortest =
-                if r.proven_shortest { "shortest proven" } else { "shortest NOT proven" };
+            let shortest = shortest_words(r);
             let _ = writeln!(s, "{n}手詰 ({shortest}; {} nodes, {} ms)", r.nodes, r.time_ms);
             let _ = writeln!(s, "  {}", r.main_line.japanese.join(" "));
             let _ = writeln!(s, "  usi: {}", r.main_line.usi.join(" "));
@@ -128,18 +127,41 @@ fn summary_line(s: &mut String, r: &ComposerReport) {
     );
 }
 
+/// Whether the length is the shortest, and what proved it or what is open.
+fn shortest_words(r: &ComposerReport) -> String {
+    if r.proven_shortest && r.shortest_from_questions {
+        return "shortest proven, by the questions".to_string();
+    }
+    if r.proven_shortest {
+        return "shortest proven".to_string();
+    }
+    match r.shorter_open.first() {
+        None => "shortest NOT proven".to_string(),
+        Some(first) => format!(
+            "shortest NOT proven: {} other check{} may mate sooner, the first at move {} ({})",
+            r.shorter_open.len(),
+            if r.shorter_open.len() == 1 { "" } else { "s" },
+            first.ply,
+            joined(&first.line)
+        ),
+    }
+}
+
 /// How the questions went: a composer with unsettled ones sees whether more time would help.
 fn questions_line(s: &mut String, r: &ComposerReport) {
     let q = &r.questions;
     let seconds = |ms: u64| format!("{:.1}", ms as f64 / 1000.0);
-    let _ = writeln!(
-        s,
-        "  questions: {} settled, {} unsettled, in {} s of the {} s for questions",
-        q.settled,
-        q.unsettled,
-        seconds(q.time_ms),
-        seconds(q.budget_ms)
-    );
+    let budget = match (q.budget_ms, q.budget_nodes) {
+        (_, Some(n)) => {
+            format!("{} nodes of the {n} for questions ({} s)", q.nodes, seconds(q.time_ms))
+        }
+        (Some(ms), None) => {
+            format!("{} s of the {} s for questions", seconds(q.time_ms), seconds(ms))
+        }
+        (None, None) => format!("{} s", seconds(q.time_ms)),
+    };
+    let _ =
+        writeln!(s, "  questions: {} settled, {} unsettled, in {budget}", q.settled, q.unsettled);
 }
 
 fn joined(line: &Line) -> String {

@@ -10,6 +10,7 @@
 //! disproves the others still find in the shared table. Who takes which question, and in which
 //! order, is the caller's (see `composer::questions`).
 
+use super::other_moves::{known_on, other_moves_on, OtherMovesResult};
 use super::{solve_on, Asked};
 use crate::config::SolverConfig;
 use crate::outcome::{Limits, SolveResult};
@@ -39,6 +40,51 @@ impl QuestionThread<'_> {
     ) -> SolveResult {
         let asked = Asked { origin, prefix, attacker, limits, stop };
         solve_on(self.table, self.repetitions, self.config, &asked, &mut |_| {}).result
+    }
+
+    /// As [`QuestionThread::solve_after`], with no mate longer than `plies` plies from the
+    /// position reached (a depth-limited solve: a timeout with `depth_limited` says that no
+    /// mate is that short).
+    pub fn solve_after_within(
+        &mut self,
+        origin: &Position,
+        prefix: &[Move],
+        attacker: Color,
+        plies: u16,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> SolveResult {
+        let asked = Asked { origin, prefix, attacker, limits, stop };
+        let way = prefix.len().min(u16::MAX as usize) as u16;
+        let max_ply = way.saturating_add(plies).min(self.config.max_ply);
+        let config = SolverConfig { max_ply, ..self.config.clone() };
+        solve_on(self.table, self.repetitions, &config, &asked, &mut |_| {}).result
+    }
+
+    /// Whether any check of the position `prefix` reaches from `origin` but `left_out` mates,
+    /// searched as one question (see [`super::OtherMoves`]), on this thread alone.
+    pub fn other_moves(
+        &mut self,
+        origin: &Position,
+        prefix: &[Move],
+        attacker: Color,
+        left_out: &[Move],
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> OtherMovesResult {
+        let asked = Asked { origin, prefix, attacker, limits, stop };
+        other_moves_on(self.table, self.repetitions, self.config, &asked, left_out)
+    }
+
+    /// What the table alone says of the position `prefix` reaches (see
+    /// [`super::Solver::known_after`]).
+    pub fn known_after(
+        &mut self,
+        origin: &Position,
+        prefix: &[Move],
+        attacker: Color,
+    ) -> Option<bool> {
+        known_on(self.table, self.repetitions, self.config, origin, prefix, attacker)
     }
 }
 

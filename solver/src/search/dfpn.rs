@@ -100,6 +100,9 @@ pub(super) struct Search<'a> {
     /// The threads inside each node, while every thread proves the same root (see
     /// [`super::busy`]); `None` with one thread.
     pub(super) busy: Option<&'a Busy>,
+    /// Moves left out of the question's root (see [`super::other_moves`]); `None` in every
+    /// other search.
+    pub(super) left_out: Option<super::other_moves::LeftOut>,
 }
 
 impl Search<'_> {
@@ -288,7 +291,9 @@ impl Search<'_> {
             }
         }
 
-        if value.dn == 0 && value.by_repetition {
+        if self.is_left_out_root() {
+            // Not the position's value: some of its moves were left out.
+        } else if value.dn == 0 && value.by_repetition {
             // Path-dependent: only the repetition tier, keyed by this very path, may keep it.
             if self.keeps(&value) {
                 self.repetitions.insert(self.path_hash(), value.depth);

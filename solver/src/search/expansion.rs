@@ -38,6 +38,9 @@ impl Search<'_> {
         moves.clear();
         children.clear();
         let or_node = self.node_moves(pos, moves);
+        if let Some(left) = self.left_out.as_ref().filter(|l| l.ply == self.path.len()) {
+            moves.retain(|m| !left.moves.contains(&m));
+        }
         let blocks = if or_node { None } else { blocking_squares(pos) };
         let interposable = blocks.is_some_and(|(_, line)| line.is_nonempty());
         let tsume = self.futility_tests && interposable;

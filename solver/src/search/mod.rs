@@ -40,6 +40,7 @@ mod line;
 mod line_memo;
 mod main_line;
 mod monitor;
+mod other_moves;
 mod path;
 pub mod profile;
 mod solved_above;
@@ -50,6 +51,7 @@ mod value;
 pub use at_once::QuestionThread;
 pub use line::replays_as_mate;
 pub use main_line::MateLen;
+pub use other_moves::{OtherMoves, OtherMovesResult};
 
 use dfpn::Search;
 use line::Futile;
@@ -548,6 +550,7 @@ fn new_search<'a>(
         solved_above: Default::default(),
         profile: config.profile.then(Box::default),
         busy: None,
+        left_out: None,
     }
 }
 

@@ -1,0 +1,485 @@
+//! The questions along the main line: at each attacker move, whether another check mates (one
+//! question for all of them, then one a mate it finds); at each defender move, how long each
+//! other defence resists.
+//!
+//! **A move's other checks as one question.** "Does another check mate here?" is one OR node:
+//! the position with the main move left out of its root ([`crate::search::OtherMoves`]). One
+//! df-pn over it, on one table, spreads the effort over the checks by their numbers, and a "no"
+//! settles every sibling at once; a mate names its checks, each then asked alone for its line
+//! and length (a cook, or a longer mate that is not one), and the joint question goes on with
+//! them left out too. On 図巧21's first move this settles the 12 other checks that 12 questions
+//! of their own, each capped and asked again with twice the cap, left open.
+//!
+//! **A longer mate is asked for the shorter bound.** After the first move a check whose mate is
+//! longer than the main line's, not proven the shortest, is a cook only if it mates within the
+//! plies the main line needs: that is asked at once, as a depth-limited search ("no mate within
+//! N plies" settles it), and again with twice the cap while the budget lasts.
+
+use super::budget::Budget;
+use super::questions::{self, Ask, Question, Schedule, Try};
+use super::{
+    answer_of, checks, cook_found, try_within, variation_found, Answer, Asker, ComposerReport,
+    MainPly, QuestionCounts, Unsettled,
+};
+use crate::outcome::{Outcome, SolveResult};
+use crate::search::{OtherMoves, QuestionThread};
+use shogi::{Move, Position};
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
+
+/// What became of one move asked about at a ply of the main line.
+struct Finding {
+    index: usize,
+    mv: Move,
+    ask: Ask,
+    answer: Answer,
+}
+
+impl Asker<'_> {
+    /// Every question along the main line, asked in the order that decides soundness first
+    /// and within the problem's budget for questions (see [`questions`]); the findings are then
+    /// written by ply.
+    pub(super) fn walk_main_line(
+        &mut self,
+        root: &Position,
+        line: &[Move],
+        report: &mut ComposerReport,
+    ) {
+        let started = Instant::now();
+        let mut asked = Vec::new();
+        let mut positions = Vec::with_capacity(line.len());
+        // The other checks at each attacker ply, in the order the move generator gives them.
+        let mut others: Vec<Vec<Move>> = vec![Vec::new(); line.len()];
+        let mut pos = root.clone();
+        for (i, &mv) in line.iter().enumerate() {
+            if pos.side_to_move() == self.attacker {
+                others[i] = checks(&pos).iter().copied().filter(|&c| c != mv).collect();
+                if !others[i].is_empty() {
+                    asked.push(Question { index: i, mv, ask: Ask::OtherChecks });
+                }
+            } else {
+                for (e, futile) in self.solver.classify_evasions(&pos, self.attacker, self.stop) {
+                    if futile {
+                        report.futile_interpositions += 1;
+                    } else if e != mv {
+                        asked.push(Question { index: i, mv: e, ask: Ask::Variation });
+                    }
+                }
+            }
+            positions.push(pos.clone());
+            pos.make_move(mv);
+        }
+        questions::order(&mut asked);
+        let first_cap = self.limits.nodes.unwrap_or(u64::MAX);
+        let schedule = Schedule::new(asked.len(), first_cap);
+        let asking = Asking {
+            origin: &self.origin,
+            attacker: self.attacker,
+            line,
+            budget: &self.budget,
+            questions: Mutex::new(asked),
+            found: Mutex::new(vec![Vec::new(); line.len()]),
+            longer: Mutex::new(HashMap::new()),
+            others: &others,
+            joint_settled: Mutex::new(vec![false; line.len()]),
+            schedule: &schedule,
+        };
+        // One question a thread (see `questions::Schedule`): a disproof shared by two threads
+        // costs more nodes than alone.
+        self.solver.at_once(self.threads, |thread| {
+            schedule.work(|k, cap| asking.ask(thread, k, cap), || asking.budget.left());
+        });
+        let asked = asking.questions.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let found = asking.found.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let outcomes = schedule.outcomes();
+        let mut by_move: HashMap<(usize, Move), questions::Outcome<Answer>> = HashMap::new();
+        let mut cooks: HashMap<(usize, Move), questions::Outcome<Answer>> = HashMap::new();
+        let mut joint: HashMap<usize, questions::Outcome<Answer>> = HashMap::new();
+        for (q, outcome) in asked.iter().zip(outcomes) {
+            match q.ask {
+                Ask::OtherChecks => joint.insert(q.index, outcome),
+                Ask::Cook => cooks.insert((q.index, q.mv), outcome),
+                Ask::Variation => by_move.insert((q.index, q.mv), outcome),
+            };
+        }
+        // Each other check at its ply, in the generator's order: its own question's answer if
+        // one found it mates, else the joint question's if it settled the rest, else its own
+        // question's if it had one.
+        let mut findings = Vec::new();
+        for (i, checks) in others.iter().enumerate() {
+            for &c in checks {
+                let own = cooks.remove(&(i, c));
+                let whole = joint.get(&i).cloned();
+                let outcome = match (found[i].contains(&c), whole) {
+                    (true, _) => own,
+                    (false, Some(settled @ questions::Outcome::Settled(_))) => Some(settled),
+                    (false, whole) => own.or(whole),
+                };
+                let answer = match outcome {
+                    Some(questions::Outcome::Settled(a)) => a,
+                    Some(questions::Outcome::Unsettled(e)) => {
+                        // Left open as a whole: what the table settled of this one is known.
+                        let way: Vec<Move> = line[..i].iter().copied().chain([c]).collect();
+                        match self.solver.known_after(&self.origin, &way, self.attacker) {
+                            Some(false) => Answer::NoMate,
+                            _ if found[i].contains(&c) => Answer::Unsettled(e.describe()),
+                            _ => Answer::Unsettled(format!(
+                                "asked with the other checks of this move as one question: {}",
+                                e.describe()
+                            )),
+                        }
+                    }
+                    None => Answer::Unsettled("not asked".to_string()),
+                };
+                findings.push(Finding { index: i, mv: c, ask: Ask::Cook, answer });
+            }
+        }
+        for ((index, mv), outcome) in by_move {
+            let answer = match outcome {
+                questions::Outcome::Settled(a) => a,
+                questions::Outcome::Unsettled(e) => Answer::Unsettled(e.describe()),
+            };
+            findings.push(Finding { index, mv, ask: Ask::Variation, answer });
+        }
+        // By ply (stable: the moves of one ply keep their order; variations by the evasions'
+        // order of the main line's position).
+        let evasion_rank = |f: &Finding| -> usize {
+            let mut list = shogi::MoveList::new();
+            shogi::movegen::legal_moves(&positions[f.index], &mut list);
+            list.iter().position(|&m| m == f.mv).unwrap_or(usize::MAX)
+        };
+        findings.sort_by_cached_key(|f| {
+            (f.index, if f.ask == Ask::Variation { evasion_rank(f) } else { 0 })
+        });
+        // Then, with what is left of the budget, whether the mates as long as the main line's
+        // (at the first move: any) mate sooner: this decides the headline's length, not
+        // soundness, so it comes after every other question.
+        let sooner: Vec<usize> = (0..findings.len())
+            .filter(|&k| {
+                let f = &findings[k];
+                let remaining = line.len() - f.index;
+                f.ask == Ask::Cook
+                    && matches!(&f.answer, Answer::Mate { moves, proven: false }
+                        if !moves.is_empty()
+                            && (moves.len() + 1 == remaining
+                                || (f.index == 0 && moves.len() + 1 > remaining)))
+            })
+            .collect();
+        if !sooner.is_empty() && asking.budget.left() {
+            let asked: Vec<(usize, Move, Vec<Move>)> = sooner
+                .iter()
+                .map(|&k| match &findings[k].answer {
+                    Answer::Mate { moves, .. } => {
+                        (findings[k].index, findings[k].mv, moves.clone())
+                    }
+                    _ => (findings[k].index, findings[k].mv, Vec::new()),
+                })
+                .collect();
+            let second = Schedule::new(asked.len(), first_cap);
+            self.solver.at_once(self.threads, |thread| {
+                let ask = |k: usize, cap| {
+                    let (index, c, moves) = &asked[k];
+                    asking.sooner(thread, (*index, *c, moves), cap)
+                };
+                second.work(ask, || asking.budget.left());
+            });
+            for (k, outcome) in sooner.into_iter().zip(second.outcomes()) {
+                if let questions::Outcome::Settled(answer) = outcome {
+                    findings[k].answer = answer;
+                }
+            }
+        }
+        // Counted as the report lists them: an answer may itself leave the question open (a
+        // longer mate where a shorter one would be a cook).
+        let (asked_count, listed_before) = (findings.len(), report.unsettled.len());
+        let mut shorter_open = Vec::new();
+        for f in findings {
+            let at = MainPly {
+                pos: &positions[f.index],
+                index: f.index,
+                main: line[f.index],
+                remaining: line.len() - f.index,
+                previous: f.index.checked_sub(1).map(|j| line[j]),
+            };
+            match f.ask {
+                Ask::Cook => {
+                    if !super::shortest::rules_out_shorter(&f.answer, at.remaining) {
+                        shorter_open.push(Unsettled {
+                            ply: f.index + 1,
+                            line: super::Line::new(at.pos, &[f.mv], at.previous),
+                            what: String::new(),
+                        });
+                    }
+                    cook_found(&at, f.mv, f.answer, report);
+                }
+                _ => variation_found(&at, f.mv, f.answer, self.attacker, report),
+            }
+        }
+        let unsettled = report.unsettled.len() - listed_before;
+        report.shorter_open = shorter_open;
+        report.questions = QuestionCounts {
+            settled: asked_count - unsettled,
+            unsettled,
+            time_ms: started.elapsed().as_millis() as u64,
+            budget_ms: self.limits_time_ms,
+            nodes: self.budget.spent(),
+            budget_nodes: self.budget.node_budget(),
+        };
+    }
+}
+
+/// What a depth-limited question came to.
+enum Bounded {
+    /// A mate within the bound: the answer with its line.
+    Mate(Answer),
+    /// No mate within the bound.
+    NoneWithin,
+    /// Its cap or the budget ended it after `nodes` nodes.
+    Open { nodes: u64 },
+}
+
+/// The questions of one walk, as the threads share them.
+struct Asking<'a> {
+    origin: &'a Position,
+    attacker: shogi::Color,
+    line: &'a [Move],
+    budget: &'a Budget<'a>,
+    /// Every question, those the joint questions add included (the schedule's indices).
+    questions: Mutex<Vec<Question>>,
+    /// The checks found to mate at each attacker ply (left out of its joint question since).
+    found: Mutex<Vec<Vec<Move>>>,
+    /// The mate each cook question (by index) found, not proven the shortest, whose bound is
+    /// asked (see [`Asking::cook`]).
+    longer: Mutex<HashMap<usize, Vec<Move>>>,
+    /// The other checks of each attacker ply, in the generator's order.
+    others: &'a [Vec<Move>],
+    /// The plies whose joint question is settled (their other checks' own questions are moot).
+    joint_settled: Mutex<Vec<bool>>,
+    schedule: &'a Schedule<Answer>,
+}
+
+impl Asking<'_> {
+    /// One try of question `k` within `cap` nodes, on `thread`.
+    fn ask(&self, thread: &mut QuestionThread<'_>, k: usize, cap: u64) -> Try<Answer> {
+        let q = self.questions.lock().unwrap_or_else(PoisonError::into_inner)[k];
+        match q.ask {
+            Ask::OtherChecks => self.other_checks(thread, k, q, cap),
+            Ask::Cook if self.moot(q) => Try::Settled(Answer::NoMate),
+            Ask::Cook => {
+                let tried = self.cook(thread, k, q, cap);
+                if let Try::Settled(Answer::Mate { .. }) | Try::Provisional { .. } = tried {
+                    // A mate: left out of its ply's joint question from now on.
+                    let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+                    if !found[q.index].contains(&q.mv) {
+                        found[q.index].push(q.mv);
+                    }
+                }
+                tried
+            }
+            Ask::Variation => {
+                let way = self.way(q);
+                let (origin, attacker, stop) = (self.origin, self.attacker, self.budget.stop());
+                self.solve(cap, |limits| thread.solve_after(origin, &way, attacker, limits, stop))
+            }
+        }
+    }
+
+    /// Whether the question about the other check `q` is answered by its ply's joint question
+    /// (settled with `q` among the checks it asked about).
+    fn moot(&self, q: Question) -> bool {
+        let settled = self.joint_settled.lock().unwrap_or_else(PoisonError::into_inner)[q.index];
+        settled
+            && !self.found.lock().unwrap_or_else(PoisonError::into_inner)[q.index].contains(&q.mv)
+    }
+
+    /// Has each other check of ply `index` that no question asks about yet asked alone (the
+    /// joint question `k` was capped; it goes on too): what one check's question settles
+    /// counts at once, and a check that is easy to refute but never the joint question's most
+    /// promising gets its own turn. The checks the table already refutes are not asked.
+    fn ask_each(&self, thread: &mut QuestionThread<'_>, k: usize, index: usize) {
+        let mut questions = self.questions.lock().unwrap_or_else(PoisonError::into_inner);
+        let found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+        for &c in &self.others[index] {
+            let asked =
+                questions.iter().any(|q| q.index == index && q.mv == c && q.ask == Ask::Cook);
+            if asked || found[index].contains(&c) {
+                continue;
+            }
+            let way: Vec<Move> = self.line[..index].iter().copied().chain([c]).collect();
+            if thread.known_after(self.origin, &way, self.attacker) == Some(false) {
+                continue;
+            }
+            questions.push(Question { index, mv: c, ask: Ask::Cook });
+            let added = self.schedule.add(k);
+            debug_assert_eq!(added + 1, questions.len());
+        }
+    }
+
+    /// The main line to the question's ply, then its move.
+    fn way(&self, q: Question) -> Vec<Move> {
+        self.line[..q.index].iter().copied().chain([q.mv]).collect()
+    }
+
+    /// One solve within `cap` and the budget, counted in it.
+    fn solve(&self, cap: u64, solve: impl FnOnce(&crate::Limits) -> SolveResult) -> Try<Answer> {
+        try_within(cap, self.budget, |limits| {
+            let r = solve(limits);
+            self.budget.spend(r.nodes);
+            r
+        })
+    }
+
+    /// The other checks of the main line's position at `q.index` as one question (question
+    /// `k`): the mates it finds become questions of their own.
+    fn other_checks(
+        &self,
+        thread: &mut QuestionThread<'_>,
+        k: usize,
+        q: Question,
+        cap: u64,
+    ) -> Try<Answer> {
+        let left_out: Vec<Move> = {
+            let found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+            [q.mv].into_iter().chain(found[q.index].iter().copied()).collect()
+        };
+        let limits = self.budget.limits(cap);
+        let cap_here = limits.nodes.unwrap_or(cap);
+        let (origin, attacker, stop) = (self.origin, self.attacker, self.budget.stop());
+        let prefix = &self.line[..q.index];
+        let r = thread.other_moves(origin, prefix, attacker, &left_out, &limits, stop);
+        self.budget.spend(r.nodes);
+        let nodes = r.nodes;
+        let settled = |answer| {
+            self.joint_settled.lock().unwrap_or_else(PoisonError::into_inner)[q.index] = true;
+            Try::Settled(answer)
+        };
+        match r.answer {
+            OtherMoves::NoMate => settled(Answer::NoMate),
+            OtherMoves::DepthLimited => {
+                settled(Answer::Unsettled("no mate within the depth limit".to_string()))
+            }
+            OtherMoves::Mates(mates) => {
+                let mut questions = self.questions.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+                for mv in mates {
+                    if found[q.index].contains(&mv) {
+                        continue;
+                    }
+                    found[q.index].push(mv);
+                    let asked = questions
+                        .iter()
+                        .any(|o| o.index == q.index && o.mv == mv && o.ask == Ask::Cook);
+                    if !asked {
+                        questions.push(Question { index: q.index, mv, ask: Ask::Cook });
+                        let added = self.schedule.add(k);
+                        debug_assert_eq!(added + 1, questions.len());
+                    }
+                }
+                Try::Again { nodes }
+            }
+            OtherMoves::Open if !self.budget.left() => Try::OutOfTime { nodes },
+            OtherMoves::Open if nodes < cap_here => Try::Stuck { nodes },
+            OtherMoves::Open => {
+                self.ask_each(thread, k, q.index);
+                Try::Capped { nodes }
+            }
+        }
+    }
+
+    /// A check found to mate (question `k`): its line and length. A mate not proven the
+    /// shortest and no shorter than the main line from here is then asked for the bound that
+    /// matters: after the first move, one longer than the main line's is a cook only if it
+    /// mates within the plies the main line needs; one as long (or, at the first move, longer)
+    /// is asked whether it mates sooner than the main line, which settles whether the main
+    /// line's length is the shortest (and, when as long, proves the cook's own length).
+    fn cook(
+        &self,
+        thread: &mut QuestionThread<'_>,
+        k: usize,
+        q: Question,
+        cap: u64,
+    ) -> Try<Answer> {
+        let remaining = self.line.len() - q.index;
+        let way = self.way(q);
+        let (origin, attacker, stop) = (self.origin, self.attacker, self.budget.stop());
+        let known = self.longer.lock().unwrap_or_else(PoisonError::into_inner).get(&k).cloned();
+        let (moves, spent) = match known {
+            Some(moves) => (moves, 0),
+            None => {
+                let before = self.budget.spent();
+                let tried =
+                    self.solve(cap, |l| thread.solve_after(origin, &way, attacker, l, stop));
+                let spent = self.budget.spent() - before;
+                match tried {
+                    Try::Settled(Answer::Mate { moves, proven: false })
+                        if q.index > 0 && moves.len() >= remaining =>
+                    {
+                        let mut longer = self.longer.lock().unwrap_or_else(PoisonError::into_inner);
+                        longer.insert(k, moves.clone());
+                        (moves, spent)
+                    }
+                    t => return t,
+                }
+            }
+        };
+        let plies = remaining - 1;
+        let r = self.bounded(thread, &way, plies, cap.saturating_sub(spent).max(1));
+        match r {
+            Bounded::Mate(answer) => Try::Settled(answer),
+            Bounded::NoneWithin => Try::Settled(Answer::NotWithin { plies, moves }),
+            Bounded::Open { nodes } => {
+                let answer = Answer::Mate { moves, proven: false };
+                Try::Provisional { answer, nodes: (spent + nodes).max(1) }
+            }
+        }
+    }
+
+    /// Whether the position `way` reaches mates within `plies` plies, within `cap` nodes and
+    /// the budget (a depth-limited solve, counted in the budget).
+    fn bounded(
+        &self,
+        thread: &mut QuestionThread<'_>,
+        way: &[Move],
+        plies: usize,
+        cap: u64,
+    ) -> Bounded {
+        let (origin, attacker, stop) = (self.origin, self.attacker, self.budget.stop());
+        let limits = self.budget.limits(cap);
+        let bound = plies.min(u16::MAX as usize) as u16;
+        let r = thread.solve_after_within(origin, way, attacker, bound, &limits, stop);
+        self.budget.spend(r.nodes);
+        match r.outcome {
+            Outcome::Mate(_) => Bounded::Mate(answer_of(r)),
+            Outcome::NoMate => Bounded::NoneWithin,
+            Outcome::Timeout if r.depth_limited => Bounded::NoneWithin,
+            Outcome::Timeout => Bounded::Open { nodes: r.nodes },
+        }
+    }
+
+    /// A mate found for the other check `c` at ply `index`, as long as the main line's from
+    /// there (or, at the first move, longer) and not proven the shortest (question `k` of the
+    /// second pass): does it mate sooner than the main line? That settles whether the main
+    /// line's length is the shortest, and proves the cook's own length when as long.
+    fn sooner(
+        &self,
+        thread: &mut QuestionThread<'_>,
+        (index, c, moves): (usize, Move, &[Move]),
+        cap: u64,
+    ) -> Try<Answer> {
+        let remaining = self.line.len() - index;
+        let way = self.way(Question { index, mv: c, ask: Ask::Cook });
+        let plies = remaining.saturating_sub(2);
+        let moves = moves.to_vec();
+        match self.bounded(thread, &way, plies, cap) {
+            Bounded::Mate(answer) => Try::Settled(answer),
+            // As long as the main line, and no shorter: its length is the shortest.
+            Bounded::NoneWithin if moves.len() + 1 == remaining => {
+                Try::Settled(Answer::Mate { moves, proven: true })
+            }
+            Bounded::NoneWithin => Try::Settled(Answer::NotWithin { plies, moves }),
+            Bounded::Open { nodes } if !self.budget.left() => Try::OutOfTime { nodes },
+            Bounded::Open { nodes } => Try::Capped { nodes },
+        }
+    }
+}
