@@ -93,6 +93,18 @@ pub struct SolverConfig {
     /// (the composer's report, so that the line does not depend on what the table held; see
     /// `search::main_line::RefineBudget::ties`). Off: the first the table held a proof of.
     pub lines_in_order: bool,
+    /// The question is expected to answer "no mate" (the composer's report asking whether
+    /// another check mates): an OR node's disproof number is the sum of its checks' (each
+    /// must be refuted) instead of the largest plus one for each other, so that a defence is
+    /// chosen by what it needs to hold against every check. Off in every solve and in the
+    /// report: measured on the first moves of eleven hard 将棋図巧 (`examples/other_checks.rs`,
+    /// benches/history/39), 27 questions left open at 8 M nodes each against 26 without it.
+    pub expect_no: bool,
+    /// A root the table already proves is refined with the budget of one just proven (the
+    /// report's question about a check that its joint question found to mate: asked for the
+    /// first time, its proof already in the table). Off: such a root (a question asked again,
+    /// a table file) gets the small budget of a root recalled.
+    pub refine_recalled: bool,
 }
 
 impl Default for SolverConfig {
@@ -107,6 +119,8 @@ impl Default for SolverConfig {
             threads: 1,
             profile: false,
             lines_in_order: false,
+            expect_no: false,
+            refine_recalled: false,
         }
     }
 }

@@ -88,6 +88,8 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         threads: args.threads.map_or_else(|| args::default_threads(jobs), usize::from),
         profile: args.profile.is_some(),
         lines_in_order: false,
+        expect_no: false,
+        refine_recalled: false,
     };
     if let Some(dir) = &args.profile {
         if let Err(e) = std::fs::create_dir_all(dir) {

@@ -73,6 +73,7 @@ impl Asker<'_> {
         questions::order(&mut asked);
         let first_cap = self.limits.nodes.unwrap_or(u64::MAX);
         let schedule = Schedule::new(asked.len(), first_cap);
+        let last_joint = asked.iter().rposition(|q| q.ask == Ask::OtherChecks).unwrap_or(0);
         let asking = Asking {
             origin: &self.origin,
             attacker: self.attacker,
@@ -82,6 +83,7 @@ impl Asker<'_> {
             found: Mutex::new(vec![Vec::new(); line.len()]),
             longer: Mutex::new(HashMap::new()),
             others: &others,
+            last_joint,
             joint_settled: Mutex::new(vec![false; line.len()]),
             schedule: &schedule,
         };
@@ -111,19 +113,23 @@ impl Asker<'_> {
             for &c in checks {
                 let own = cooks.remove(&(i, c));
                 let whole = joint.get(&i).cloned();
-                let outcome = match (found[i].contains(&c), whole) {
-                    (true, _) => own,
-                    (false, Some(settled @ questions::Outcome::Settled(_))) => Some(settled),
-                    (false, whole) => own.or(whole),
+                // Which answer stands: its own question's, or the joint question's.
+                let (outcome, alone) = match (found[i].contains(&c), whole, own) {
+                    (true, _, own) => (own, true),
+                    (false, Some(settled @ questions::Outcome::Settled(_)), _) => {
+                        (Some(settled), false)
+                    }
+                    (false, _, Some(own)) => (Some(own), true),
+                    (false, whole, None) => (whole, false),
                 };
                 let answer = match outcome {
                     Some(questions::Outcome::Settled(a)) => a,
                     Some(questions::Outcome::Unsettled(e)) => {
-                        // Left open as a whole: what the table settled of this one is known.
+                        // Left open: what the table settled of this one is known.
                         let way: Vec<Move> = line[..i].iter().copied().chain([c]).collect();
                         match self.solver.known_after(&self.origin, &way, self.attacker) {
                             Some(false) => Answer::NoMate,
-                            _ if found[i].contains(&c) => Answer::Unsettled(e.describe()),
+                            _ if alone => Answer::Unsettled(e.describe()),
                             _ => Answer::Unsettled(format!(
                                 "asked with the other checks of this move as one question: {}",
                                 e.describe()
@@ -254,6 +260,9 @@ struct Asking<'a> {
     longer: Mutex<HashMap<usize, Vec<Move>>>,
     /// The other checks of each attacker ply, in the generator's order.
     others: &'a [Vec<Move>],
+    /// The last joint question (they come first): each other check asked alone comes after it,
+    /// so that every ply's joint question is asked in a round before them.
+    last_joint: usize,
     /// The plies whose joint question is settled (their other checks' own questions are moot).
     joint_settled: Mutex<Vec<bool>>,
     schedule: &'a Schedule<Answer>,
@@ -311,7 +320,7 @@ impl Asking<'_> {
                 continue;
             }
             questions.push(Question { index, mv: c, ask: Ask::Cook });
-            let added = self.schedule.add(k);
+            let added = self.schedule.add(k, self.last_joint);
             debug_assert_eq!(added + 1, questions.len());
         }
     }
@@ -372,7 +381,7 @@ impl Asking<'_> {
                         .any(|o| o.index == q.index && o.mv == mv && o.ask == Ask::Cook);
                     if !asked {
                         questions.push(Question { index: q.index, mv, ask: Ask::Cook });
-                        let added = self.schedule.add(k);
+                        let added = self.schedule.add(k, k);
                         debug_assert_eq!(added + 1, questions.len());
                     }
                 }
@@ -408,8 +417,10 @@ impl Asking<'_> {
             Some(moves) => (moves, 0),
             None => {
                 let before = self.budget.spent();
-                let tried =
-                    self.solve(cap, |l| thread.solve_after(origin, &way, attacker, l, stop));
+                // A joint question may have left its proof in the table, but its line is refined
+                // as for a check asked afresh (within the cap), so that its length is proven.
+                let tried = self
+                    .solve(cap, |l| thread.solve_after_refined(origin, &way, attacker, l, stop));
                 let spent = self.budget.spent() - before;
                 match tried {
                     Try::Settled(Answer::Mate { moves, proven: false })

@@ -158,8 +158,12 @@ pub(super) struct Schedule<A> {
 
 /// A [`Schedule`]'s state, under its lock.
 struct State<A> {
-    /// The tries to take, as (round, question), the smallest first.
-    queue: BTreeSet<(u32, usize)>,
+    /// The tries to take, as (round, place, question), the smallest first.
+    queue: BTreeSet<(u32, Place, usize)>,
+    /// Each question's place in a round (see [`Place`]).
+    places: Vec<Place>,
+    /// Questions added so far (for the places of the next).
+    added: usize,
     /// Tries taken and not yet ended.
     under_way: usize,
     outcomes: Vec<Option<Outcome<A>>>,
@@ -175,6 +179,10 @@ struct State<A> {
     taken: Vec<(usize, u64)>,
 }
 
+/// Where a question comes in each round: the question's own index, or for a question added
+/// beside another, that one's index and the order it was added in.
+type Place = (usize, usize);
+
 /// How long a thread with nothing to take waits for a try under way to end before it looks at
 /// the time again.
 const WAIT: Duration = Duration::from_millis(20);
@@ -184,7 +192,9 @@ impl<A> Schedule<A> {
     pub(super) fn new(count: usize, first_cap: u64) -> Schedule<A> {
         Schedule {
             state: Mutex::new(State {
-                queue: (0..count).map(|i| (0, i)).collect(),
+                queue: (0..count).map(|i| (0, (i, 0), i)).collect(),
+                places: (0..count).map(|i| (i, 0)).collect(),
+                added: 0,
                 under_way: 0,
                 outcomes: (0..count).map(|_| None).collect(),
                 provisional: (0..count).map(|_| None).collect(),
@@ -226,7 +236,7 @@ impl<A> Schedule<A> {
             if !time_left() {
                 return None;
             }
-            if let Some((round, question)) = state.queue.pop_first() {
+            if let Some((round, _, question)) = state.queue.pop_first() {
                 let doubled = 1u64.checked_shl(round).unwrap_or(u64::MAX);
                 let cap = self.first_cap.saturating_mul(doubled);
                 state.under_way += 1;
@@ -256,7 +266,7 @@ impl<A> Schedule<A> {
         state.under_way -= 1;
         let i = question;
         let mut again = || {
-            state.queue.insert((round.saturating_add(1), i));
+            state.queue.insert((round.saturating_add(1), state.places[i], i));
         };
         match result {
             Some(Try::Settled(a)) => state.outcomes[i] = Some(Outcome::Settled(a)),
@@ -268,7 +278,7 @@ impl<A> Schedule<A> {
             Some(Try::Again { nodes }) => {
                 state.effort[i].nodes += nodes;
                 state.short[i] = 0;
-                state.queue.insert((round, i));
+                state.queue.insert((round, state.places[i], i));
             }
             Some(Try::OutOfTime { nodes }) => {
                 state.effort[i].nodes += nodes;
@@ -298,19 +308,24 @@ impl<A> Schedule<A> {
         self.ended.notify_all();
     }
 
-    /// A new question, found by the try of `beside` under way: asked in that try's round,
-    /// after the questions queued before it. Returns its index (the next after the last).
-    pub(super) fn add(&self, beside: usize) -> usize {
+    /// A new question, found by the try of `beside` under way: asked in that try's round, right
+    /// after the first question `after` and the questions added there before (so a cook a joint
+    /// question finds is asked before the questions that come after the joint one), and in
+    /// that place in every later round. Returns its index (the next after the last).
+    pub(super) fn add(&self, beside: usize, after: usize) -> usize {
         let mut state = self.lock();
         let state = &mut *state;
         let i = state.outcomes.len();
         let round = state.rounds.get(beside).copied().unwrap_or(0);
+        state.added += 1;
+        let place = (after, state.added);
+        state.places.push(place);
         state.outcomes.push(None);
         state.provisional.push(None);
         state.short.push(0);
         state.effort.push(Effort::default());
         state.rounds.push(round);
-        state.queue.insert((round, i));
+        state.queue.insert((round, place, i));
         i
     }
 
@@ -479,7 +494,7 @@ mod tests {
     }
 
     /// A question that finds new ones (a joint question's mates) adds them to the try's round,
-    /// after the questions queued before, and is asked again at once with the same cap.
+    /// right after itself, and is asked again at once with the same cap.
     #[test]
     fn questions_found_by_a_try_join_its_round_and_it_is_asked_again() {
         let schedule: Schedule<u32> = Schedule::new(2, 10);
@@ -491,7 +506,7 @@ mod tests {
                 match i {
                     0 if !added.get() => {
                         added.set(true);
-                        assert_eq!(schedule.add(0), 2);
+                        assert_eq!(schedule.add(0, 0), 2);
                         Try::Again { nodes: 3 }
                     }
                     2 if cap == 10 => Try::Capped { nodes: 10 },
@@ -500,7 +515,8 @@ mod tests {
             },
             || true,
         );
-        assert_eq!(asked.into_inner(), vec![(0, 10), (0, 10), (1, 10), (2, 10), (2, 20)]);
+        // Question 2, added beside 0, comes before 1 in every round.
+        assert_eq!(asked.into_inner(), vec![(0, 10), (0, 10), (2, 10), (1, 10), (2, 20)]);
         let outcomes = schedule.outcomes();
         assert_eq!(outcomes, vec![Outcome::Settled(0), Outcome::Settled(1), Outcome::Settled(2)]);
     }

@@ -39,7 +39,7 @@ impl Search<'_> {
         let mut all_disproven = true;
         let mut proven: Option<&Child> = None;
         let mut min = INF;
-        let (mut max, mut open): (PnDn, PnDn) = (0, 0);
+        let (mut max, mut open, mut sum): (PnDn, PnDn, PnDn) = (0, 0, 0);
         for (k, c) in children.iter().enumerate() {
             if c.estimated && c.value.is_proven() {
                 if proven.is_none_or(|p| c.value.len < p.value.len) {
@@ -54,6 +54,7 @@ impl Search<'_> {
             if c.estimated && is_active(children, k) {
                 min = min.min(c.value.pn);
                 max = max.max(c.value.dn);
+                sum = pn::add(sum, c.value.dn);
                 open += 1;
             }
         }
@@ -67,7 +68,9 @@ impl Search<'_> {
             let depth = children.iter().map(|c| above(c.value.depth)).min().unwrap_or(UNBOUNDED);
             return Value::disproven(or_disproof_hand(pos, children, hand), by_repetition, depth);
         }
-        let dn = pn::add(max, open.saturating_sub(1));
+        // A question expected to answer "no mate" counts what each check needs to be refuted
+        // (see `SolverConfig::expect_no`).
+        let dn = if self.expect_no { sum } else { pn::add(max, open.saturating_sub(1)) };
         // Unsolved: neither number may read as solved, whatever the children show.
         Value::unknown(min.clamp(1, MAX_UNSOLVED), dn.clamp(1, MAX_UNSOLVED), hand)
     }

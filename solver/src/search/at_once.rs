@@ -26,9 +26,37 @@ pub struct QuestionThread<'a> {
     table: &'a Table,
     repetitions: &'a mut RepetitionTable,
     config: &'a SolverConfig,
+    /// The same settings with `expect_no` (see [`QuestionThread::expect_no`]).
+    expecting_no: SolverConfig,
+    /// Whether the next questions are asked with `expecting_no`.
+    expect_no: bool,
 }
 
-impl QuestionThread<'_> {
+impl<'a> QuestionThread<'a> {
+    fn new(
+        table: &'a Table,
+        repetitions: &'a mut RepetitionTable,
+        config: &'a SolverConfig,
+    ) -> QuestionThread<'a> {
+        let expecting_no = SolverConfig { expect_no: true, ..config.clone() };
+        QuestionThread { table, repetitions, config, expecting_no, expect_no: false }
+    }
+
+    /// Asks the next questions as ones expected to answer "no mate" (or not): see
+    /// [`SolverConfig::expect_no`].
+    pub fn expect_no(&mut self, yes: bool) {
+        self.expect_no = yes;
+    }
+
+    /// The settings of the next question.
+    fn settings(&self) -> &SolverConfig {
+        if self.expect_no {
+            &self.expecting_no
+        } else {
+            self.config
+        }
+    }
+
     /// As [`Solver::solve_after`](super::Solver::solve_after), on this thread alone.
     pub fn solve_after(
         &mut self,
@@ -39,7 +67,23 @@ impl QuestionThread<'_> {
         stop: &AtomicBool,
     ) -> SolveResult {
         let asked = Asked { origin, prefix, attacker, limits, stop };
-        solve_on(self.table, self.repetitions, self.config, &asked, &mut |_| {}).result
+        let config = if self.expect_no { &self.expecting_no } else { self.config };
+        solve_on(self.table, self.repetitions, config, &asked, &mut |_| {}).result
+    }
+
+    /// As [`QuestionThread::solve_after`], a root the table already proves refined as one just
+    /// proven (see [`SolverConfig::refine_recalled`]).
+    pub fn solve_after_refined(
+        &mut self,
+        origin: &Position,
+        prefix: &[Move],
+        attacker: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> SolveResult {
+        let asked = Asked { origin, prefix, attacker, limits, stop };
+        let config = SolverConfig { refine_recalled: true, ..self.settings().clone() };
+        solve_on(self.table, self.repetitions, &config, &asked, &mut |_| {}).result
     }
 
     /// As [`QuestionThread::solve_after`], with no mate longer than `plies` plies from the
@@ -57,7 +101,7 @@ impl QuestionThread<'_> {
         let asked = Asked { origin, prefix, attacker, limits, stop };
         let way = prefix.len().min(u16::MAX as usize) as u16;
         let max_ply = way.saturating_add(plies).min(self.config.max_ply);
-        let config = SolverConfig { max_ply, ..self.config.clone() };
+        let config = SolverConfig { max_ply, ..self.settings().clone() };
         solve_on(self.table, self.repetitions, &config, &asked, &mut |_| {}).result
     }
 
@@ -73,7 +117,8 @@ impl QuestionThread<'_> {
         stop: &AtomicBool,
     ) -> OtherMovesResult {
         let asked = Asked { origin, prefix, attacker, limits, stop };
-        other_moves_on(self.table, self.repetitions, self.config, &asked, left_out)
+        let config = if self.expect_no { &self.expecting_no } else { self.config };
+        other_moves_on(self.table, self.repetitions, config, &asked, left_out)
     }
 
     /// What the table alone says of the position `prefix` reaches (see
@@ -109,8 +154,7 @@ impl super::Solver {
                 .filter_map(|k| {
                     let run = move || {
                         let mut repetitions = RepetitionTable::default();
-                        let mut own =
-                            QuestionThread { table, repetitions: &mut repetitions, config };
+                        let mut own = QuestionThread::new(table, &mut repetitions, config);
                         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&mut own)))
                             .ok()
                     };
@@ -118,7 +162,7 @@ impl super::Solver {
                     crate::stack::search_thread(&name).spawn_scoped(scope, run).ok()
                 })
                 .collect();
-            let mut own = QuestionThread { table, repetitions, config };
+            let mut own = QuestionThread::new(table, repetitions, config);
             let mut results = vec![work(&mut own)];
             results.extend(others.into_iter().filter_map(|h| h.join().ok().flatten()));
             results

@@ -33,6 +33,8 @@ pub(super) struct Search<'a> {
     pub(super) table: &'a Table,
     pub(super) repetitions: &'a mut RepetitionTable,
     pub(super) double_count: DoubleCount,
+    /// OR nodes' disproof numbers sum their checks' (see `SolverConfig::expect_no`).
+    pub(super) expect_no: bool,
     pub(super) rules: Rules,
     /// Interpositions wait for their futility test (tsume rules; see `children`).
     pub(super) futility_tests: bool,
@@ -234,7 +236,11 @@ impl Search<'_> {
                 let (pn, dn) = shown(&frame.children[best]);
                 if or_node {
                     let open = (0..frame.children.len()).filter(|&i| is_open(&frame.children, i));
-                    let th = or_child_dn_threshold(th_dn, dn, open.count() as PnDn);
+                    let th = if self.expect_no {
+                        widen(th_dn, node.dn, dn)
+                    } else {
+                        or_child_dn_threshold(th_dn, dn, open.count() as PnDn)
+                    };
                     (th_pn.min(pn::epsilon_threshold(second)), th)
                 } else {
                     let th = pn::epsilon_threshold(second);

@@ -413,7 +413,7 @@ fn solve_on(
                 // A root the table already knew (a table file, a question asked again) had
                 // its main line refined when it was proven: its settled questions answer
                 // from the table, and the unsettled ones are not asked again at length.
-                let recalled = search.visits == 0;
+                let recalled = search.visits == 0 && !config.refine_recalled;
                 let floor = if recalled { RECALLED_BUDGET } else { PROBE_BUDGET_MIN };
                 let budget = main_line::RefineBudget {
                     probes: floor.max(share(PROBE_BUDGET_PERCENT)),
@@ -511,6 +511,7 @@ fn new_search<'a>(
         table,
         repetitions,
         double_count: config.double_count,
+        expect_no: config.expect_no,
         rules: config.rules,
         // Without futility tests, a search under tsume rules counts the plies of interpositions
         // it cannot yet show futile, which is harmless to a proof of mate with no depth limit
