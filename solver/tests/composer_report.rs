@@ -369,3 +369,37 @@ fn an_open_question_about_a_shorter_mate_is_named_in_the_headline() {
         format!("may mate sooner, the first at move {} ({})", first.ply, first.line.japanese[0]);
     assert!(t.contains("shortest NOT proven: ") && t.contains(&named), "{t}");
 }
+
+/// A cook as long as the main line whose "does it mate sooner?" the budget did not reach is an
+/// open question like any other: 図巧10 at 4,000,000 nodes of questions (its ▲４五金 at move 15,
+/// a transposition of the main line's ▲４五龍, needs 4,043,820 to be proven no shorter) lists
+/// it as unsettled, so that "every question settled" and "shortest NOT proven" never meet.
+#[test]
+fn a_cook_whose_length_is_open_leaves_its_question_unsettled() {
+    let sfen = problem_line("edo_zukou.sfen", "zukou-010");
+    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
+    let limits = ReportLimits {
+        main: Limits { time: None, nodes: Some(120_000_000) },
+        questions_time: Duration::MAX,
+        questions_nodes: Some(4_000_000),
+        ..ReportLimits::default()
+    };
+    let r = check_problem(&mut solver, &position(&sfen), None, &limits, &AtomicBool::new(false));
+    assert!(!r.proven_shortest && !r.shorter_open.is_empty(), "{r:?}");
+    for open in &r.shorter_open {
+        let listed = r
+            .unsettled
+            .iter()
+            .any(|u| u.ply == open.ply && u.line.japanese.first() == open.line.japanese.first());
+        assert!(listed, "{open:?} not among {:?}", r.unsettled);
+    }
+    let cook = r.cooks.iter().find(|c| !c.proven && c.length == c.main_length);
+    let cook = cook.unwrap_or_else(|| panic!("no cook as long as the main line: {:?}", r.cooks));
+    let t = text::render("zukou-010", &r);
+    let line = format!(
+        "unsettled at move {}: {}: mates in {}, a mate sooner than the main line's {} not ruled out",
+        cook.ply, cook.line.japanese[0], cook.length, cook.main_length
+    );
+    assert!(t.contains(&line), "{t}");
+    assert_eq!(r.questions.unsettled, r.unsettled.len());
+}

@@ -209,11 +209,30 @@ impl Asker<'_> {
             match f.ask {
                 Ask::Cook => {
                     if !super::shortest::rules_out_shorter(&f.answer, at.remaining) {
-                        shorter_open.push(Unsettled {
+                        let open = Unsettled {
                             ply: f.index + 1,
                             line: super::Line::new(at.pos, &[f.mv], at.previous),
                             what: String::new(),
-                        });
+                        };
+                        // A cook whose length is not proven leaves a question of its own
+                        // open: whether it mates sooner than the main line (`cook_found`
+                        // lists an unsettled answer, and a longer mate not proven).
+                        match &f.answer {
+                            Answer::Mate { moves, .. }
+                                if f.index == 0 || moves.len() < at.remaining =>
+                            {
+                                report.unsettled.push(Unsettled {
+                                    what: format!(
+                                        "mates in {}, a mate sooner than the main line's {} not ruled out",
+                                        moves.len() + 1,
+                                        at.remaining
+                                    ),
+                                    ..open.clone()
+                                })
+                            }
+                            _ => {}
+                        }
+                        shorter_open.push(open);
                     }
                     cook_found(&at, f.mv, f.answer, report);
                 }
