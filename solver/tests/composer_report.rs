@@ -4,7 +4,7 @@
 use shogi::{parse_position_command, Move, Position};
 use solver::composer::intended::Departure;
 use solver::composer::{
-    check_problem, text, ComposerReport, CookKind, ReportLimits, Status, VariationFlag,
+    check_problem, text, ComposerReport, Cook, CookKind, Line, ReportLimits, Status, VariationFlag,
 };
 use solver::{Limits, Solver, SolverConfig};
 use std::sync::atomic::AtomicBool;
@@ -402,4 +402,35 @@ fn a_cook_whose_length_is_open_leaves_its_question_unsettled() {
     );
     assert!(t.contains(&line), "{t}");
     assert_eq!(r.questions.unsettled, r.unsettled.len());
+}
+
+/// A cook whose line is shorter than the main line's from its move is a mate sooner: the
+/// headline says a shorter mate was found, where, and by how much, before any open question
+/// (図巧47 at 20 s of questions: ▲２三角 at move 19 mates in 7 plies, the main line needs 11).
+/// The cook here is the mate in one beside the main line's first move, its length set longer
+/// on the main line's side, as a solve cut short would leave it.
+#[test]
+fn a_cook_shorter_than_the_main_line_is_named_in_the_headline() {
+    let sfen = "4k4/9/4P4/9/9/9/9/9/9 b G 1";
+    let mut r = report(sfen, None);
+    let pos = position(sfen);
+    let check = pos.parse_usi_move("G*4b").unwrap_or_else(|e| panic!("{e}"));
+    r.proven_shortest = false;
+    r.cooks.push(Cook {
+        kind: CookKind::Cook,
+        ply: 1,
+        line: Line::new(&pos, &[check], None),
+        length: 1,
+        main_length: 3,
+        proven: true,
+    });
+    let t = text::render("sooner", &r);
+    let named = "shortest NOT proven: a shorter mate found, at move 1 ▲４二金 mates in 1 plies \
+                 against the main line's 3";
+    assert!(t.contains(named), "{t}");
+    if let Some(c) = r.cooks.last_mut() {
+        c.length = 3;
+    }
+    let t = text::render("as long", &r);
+    assert!(!t.contains("a shorter mate found"), "{t}");
 }

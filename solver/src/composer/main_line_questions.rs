@@ -214,12 +214,14 @@ impl Asker<'_> {
                             line: super::Line::new(at.pos, &[f.mv], at.previous),
                             what: String::new(),
                         };
-                        // A cook whose length is not proven leaves a question of its own
-                        // open: whether it mates sooner than the main line (`cook_found`
-                        // lists an unsettled answer, and a longer mate not proven).
+                        // A cook as long as the main line (at the first move: not shorter),
+                        // its length not proven, leaves a question of its own open: whether
+                        // it mates sooner. (`cook_found` lists an unsettled answer and a
+                        // longer mate not proven; a shorter line already mates sooner.)
                         match &f.answer {
-                            Answer::Mate { moves, .. }
-                                if f.index == 0 || moves.len() < at.remaining =>
+                            Answer::Mate { moves, proven: false }
+                                if moves.len() + 1 == at.remaining
+                                    || (f.index == 0 && moves.len() + 1 >= at.remaining) =>
                             {
                                 report.unsettled.push(Unsettled {
                                     what: format!(

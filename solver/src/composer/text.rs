@@ -135,6 +135,18 @@ fn shortest_words(r: &ComposerReport) -> String {
     if r.proven_shortest {
         return "shortest proven".to_string();
     }
+    // A cook's line shorter than the main line's from its move is a mate sooner: the main
+    // line is not the shortest there.
+    let sooner = r.cooks.iter().filter(|c| c.length < c.main_length).min_by_key(|c| c.ply);
+    if let Some(c) = sooner {
+        return format!(
+            "shortest NOT proven: a shorter mate found, at move {} {} mates in {} plies against the main line's {}",
+            c.ply,
+            c.line.japanese.first().map_or("", String::as_str),
+            c.length,
+            c.main_length
+        );
+    }
     match r.shorter_open.first() {
         None => "shortest NOT proven".to_string(),
         Some(first) => format!(
