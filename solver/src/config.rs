@@ -105,6 +105,10 @@ pub struct SolverConfig {
     /// first time, its proof already in the table). Off: such a root (a question asked again,
     /// a table file) gets the small budget of a root recalled.
     pub refine_recalled: bool,
+    /// With `profile`: another solver's proof tree of the problem, to count where the first
+    /// proof's expansions leave it (`solve --proof-reference`, see
+    /// `search::reference_proof`).
+    pub profile_reference: Option<crate::search::reference_proof::ReferenceHandle>,
 }
 
 impl Default for SolverConfig {
@@ -121,6 +125,7 @@ impl Default for SolverConfig {
             lines_in_order: false,
             expect_no: false,
             refine_recalled: false,
+            profile_reference: None,
         }
     }
 }

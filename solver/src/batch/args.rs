@@ -81,6 +81,12 @@ pub struct SolveArgs {
     /// expanded in memory.
     #[arg(long, value_name = "DIR")]
     pub profile: Option<PathBuf>,
+    /// With `--profile`: another solver's proof trees, `<DIR>/<id>.proof` (see
+    /// `solver::search::reference_proof` for the format). For each problem that has one, the
+    /// first proof's expansions are counted by where their path left that tree, into
+    /// `<profile DIR>/<id>.off-proof.tsv` (the 40 places with the most) and one line on stderr.
+    #[arg(long, value_name = "DIR", requires = "profile")]
+    pub proof_reference: Option<PathBuf>,
 }
 
 /// `--shard K/N`: the problems whose index (from 0, over all files) is K − 1 modulo N.

@@ -25,6 +25,7 @@ pub use report::{plain_result_line, result_line, ProblemReport, Summary};
 use crate::composer::{report_on, text, MainSolve, ReportLimits};
 use crate::config::SolverConfig;
 use crate::outcome::{Limits, SolveResult};
+use crate::search::reference_proof::ReferenceHandle;
 use crate::search::Solver;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use input::{read_inputs, Task};
@@ -32,7 +33,7 @@ use report::{attacker_of, report_problem, JsonReport, Settings};
 use std::io::{self, IsTerminal, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Runs `solve` on the real stdout/stderr; returns the exit code.
@@ -90,6 +91,7 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         lines_in_order: false,
         expect_no: false,
         refine_recalled: false,
+        profile_reference: None,
     };
     if let Some(dir) = &args.profile {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -127,12 +129,24 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
     let report_limits =
         ReportLimits { main: limits.clone(), threads: config.threads, ..ReportLimits::default() };
     let solve = |solver: &mut Solver, task: &Task| {
+        let id = task.problem.id.clone().unwrap_or_else(|| task.label());
+        if let Some(dir) = &args.proof_reference {
+            let reference = profile::read_reference(dir, &id, &task.problem.position);
+            if let Err(e) = &reference {
+                if let Ok(mut v) = profiles.lock() {
+                    v.push(e.clone());
+                }
+            }
+            let handle = reference.ok().flatten().map(|r| ReferenceHandle(Arc::new(r)));
+            solver
+                .set_config(SolverConfig { profile_reference: handle, ..solver.config().clone() });
+        }
         let (result, failure) = solve_task(solver, task, &limits, &bar);
         if let (Some(dir), Some(p)) = (&args.profile, solver.take_profile()) {
-            let id = task.problem.id.clone().unwrap_or_else(|| task.label());
-            let line = profile::write(dir, &id, &p, &result);
+            let mut lines = vec![profile::write(dir, &id, &p, &result)];
+            lines.extend(profile::write_off_proof(dir, &id, &p));
             if let Ok(mut v) = profiles.lock() {
-                v.push(line);
+                v.extend(lines);
             }
         }
         let composer = (args.report && failure.is_none()).then(|| {
@@ -324,6 +338,7 @@ mod tests {
             results: None,
             table_file: None,
             profile: None,
+            proof_reference: None,
         }
     }
 
@@ -397,6 +412,53 @@ mod tests {
             .sum();
         assert!(sum > 0 && line.contains(&format!("first proof {sum} expansions")), "{line}");
         let _ = std::fs::remove_dir_all(dir);
+        let _ = std::fs::remove_file(file);
+    }
+
+    /// `--proof-reference DIR`: a problem with `<id>.proof` has its first proof's expansions
+    /// split into inside that tree and outside it, which add up to the profile's; a file that
+    /// does not replay is named with its line, and the problem is still solved.
+    #[test]
+    fn proof_reference_splits_the_expansions_and_names_a_bad_file() {
+        let tag = format!("tsumugi-reference-{}", std::process::id());
+        let file =
+            temp_file("reference.sfen", &format!("{MATE3} # set/3 3\n{MATE3} # set/bad 3\n"));
+        let (dir, refs) =
+            (std::env::temp_dir().join(&tag), std::env::temp_dir().join(format!("{tag}-refs")));
+        std::fs::create_dir_all(&refs).unwrap_or_else(|e| panic!("{e}"));
+        let write = |name: &str, text: &str| {
+            std::fs::write(refs.join(name), text).unwrap_or_else(|e| panic!("{e}"))
+        };
+        write("set_3.proof", "O 0 B*5g\nA 1 4h5h\nO 2 7i6i\n");
+        write("set_bad.proof", "O 0 B*5g\nA 1 4h5h\nO 2 N*5e\n");
+        let mut a = args(vec![file.clone()], false, false);
+        a.jobs = Some(1);
+        a.profile = Some(dir.clone());
+        a.proof_reference = Some(refs.clone());
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(run_with(&a, &mut out, &mut err, false), 0);
+        let err = String::from_utf8_lossy(&err);
+        let number = |line: &str, before: &str| -> u64 {
+            let at = line.find(before).unwrap_or_else(|| panic!("{line}"));
+            let words = line[..at].split_whitespace();
+            words.last().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line}"))
+        };
+        let profile = err.lines().find(|l| l.starts_with("profile set/3: first proof "));
+        let profile = profile.unwrap_or_else(|| panic!("{err}"));
+        let off = err.lines().find(|l| l.starts_with("off-proof set/3: "));
+        let off = off.unwrap_or_else(|| panic!("{err}"));
+        let (inside, outside) = (number(off, " expansions inside"), number(off, " outside it"));
+        assert!(inside > 0, "{off}");
+        assert_eq!(inside + outside, number(profile, " expansions to ply"), "{off}\n{profile}");
+        let tsv = std::fs::read_to_string(dir.join("set_3.off-proof.tsv"));
+        let tsv = tsv.unwrap_or_else(|e| panic!("{e}"));
+        assert!(tsv.starts_with("ply\texpansions\tnode\treference_check\t"), "{tsv}");
+        let bad = err.lines().find(|l| l.contains("set_bad.proof: line 3: not a legal move here"));
+        assert!(bad.is_some(), "{err}");
+        assert!(err.lines().any(|l| l.starts_with("profile set/bad: first proof ")), "{err}");
+        assert!(!err.lines().any(|l| l.starts_with("off-proof set/bad")), "{err}");
+        let _ = std::fs::remove_dir_all(dir);
+        let _ = std::fs::remove_dir_all(refs);
         let _ = std::fs::remove_file(file);
     }
 }

@@ -3,21 +3,55 @@
 
 use crate::outcome::SolveResult;
 use crate::search::profile::Profile;
+use crate::search::reference_proof::ReferenceProof;
+use shogi::Position;
 use std::path::Path;
 
 /// Plies per row of the file.
 const BAND: usize = 10;
 
+/// Departures listed in `<id>.off-proof.tsv`.
+const DEPARTURES: usize = 40;
+
+/// The id as a file name: path separators replaced.
+fn file_name(id: &str) -> String {
+    id.chars().map(|c| if matches!(c, '/' | '\\' | ':') { '_' } else { c }).collect()
+}
+
 /// Writes `<dir>/<id>.tsv` (the id with path separators replaced) and returns the problem's
 /// summary line (or why the file could not be written).
 pub fn write(dir: &Path, id: &str, profile: &Profile, result: &SolveResult) -> String {
-    let name: String =
-        id.chars().map(|c| if matches!(c, '/' | '\\' | ':') { '_' } else { c }).collect();
-    let path = dir.join(format!("{name}.tsv"));
+    let path = dir.join(format!("{}.tsv", file_name(id)));
     if let Err(e) = std::fs::write(&path, profile.to_tsv(BAND)) {
         return format!("{}: cannot write: {e}", path.display());
     }
     summary(id, profile, result)
+}
+
+/// The reference proof `<dir>/<id>.proof` of the problem whose root is `root`: `None` when
+/// there is none, an error line when it cannot be read.
+pub fn read_reference(
+    dir: &Path,
+    id: &str,
+    root: &Position,
+) -> Result<Option<ReferenceProof>, String> {
+    let path = dir.join(format!("{}.proof", file_name(id)));
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(None) };
+    ReferenceProof::read(root, &text).map(Some).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// With a reference proof: writes `<dir>/<id>.off-proof.tsv` and returns its summary line.
+pub fn write_off_proof(dir: &Path, id: &str, profile: &Profile) -> Option<String> {
+    let off = profile.off_proof.as_ref()?;
+    let path = dir.join(format!("{}.off-proof.tsv", file_name(id)));
+    if let Err(e) = std::fs::write(&path, off.to_tsv(DEPARTURES)) {
+        return Some(format!("{}: cannot write: {e}", path.display()));
+    }
+    let (on, away) = off.totals();
+    let share = if on + away == 0 { 0.0 } else { 100.0 * away as f64 / (on + away) as f64 };
+    Some(format!(
+        "off-proof {id}: {on} expansions inside the reference proof, {away} outside it ({share:.1} %)"
+    ))
 }
 
 /// One line: the first proof's expansions, the share expanded again, the distinct positions

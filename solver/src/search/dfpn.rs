@@ -196,6 +196,10 @@ impl Search<'_> {
             let interposable =
                 !or_node && blocking_squares(pos).is_some_and(|(_, line)| line.is_nonempty());
             p.expanded(ply, pos.board_key() ^ self.key_salt, hand, interposable);
+            if let Some(o) = p.off_proof.as_mut() {
+                let parent = ply.checked_sub(2).and_then(|i| self.path.get(i)).copied();
+                o.expanded(ply, pos, parent);
+            }
         }
         self.solved_above.entered(ply, depth);
         let child_depth = deeper(depth);
@@ -214,6 +218,14 @@ impl Search<'_> {
         self.expand(pos, &mut frame);
         self.activate(pos, &mut frame, child_depth);
         self.merge_sources(ply, &mut frame);
+        if or_node && self.phase == Phase::FirstProof {
+            if let Some(o) = self.profile.as_mut().and_then(|p| p.off_proof.as_mut()) {
+                if o.wants_first_look(pos.key()) {
+                    let children = frame.children.iter().map(|c| (c.mv, c.value.pn, c.value.dn));
+                    o.first_look(pos.key(), children.collect());
+                }
+            }
+        }
 
         let value = loop {
             let node = self.aggregate(pos, or_node, &frame.children, &frame.order);

@@ -43,6 +43,7 @@ mod monitor;
 mod other_moves;
 mod path;
 pub mod profile;
+pub mod reference_proof;
 mod solved_above;
 mod team;
 mod thresholds;
@@ -549,7 +550,10 @@ fn new_search<'a>(
         estimates: Default::default(),
         futile_memo: Default::default(),
         solved_above: Default::default(),
-        profile: config.profile.then(Box::default),
+        profile: config.profile.then(|| {
+            let reference = config.profile_reference.as_ref().map(|r| r.0.clone());
+            Box::new(profile::Profile::against(reference))
+        }),
         busy: None,
         left_out: None,
     }

@@ -69,9 +69,21 @@ pub struct Profile {
     pub by_ply: Vec<PlyCounts>,
     /// How many times each position was expanded.
     seen: HashMap<(u64, Hand), u32>,
+    /// Where the expansions left another solver's proof, when one was given.
+    pub off_proof: Option<super::reference_proof::OffProof>,
 }
 
 impl Profile {
+    /// A profile that also counts where the expansions leave `reference`, when given.
+    pub fn against(
+        reference: Option<std::sync::Arc<super::reference_proof::ReferenceProof>>,
+    ) -> Profile {
+        Profile {
+            off_proof: reference.map(super::reference_proof::OffProof::new),
+            ..Profile::default()
+        }
+    }
+
     fn at(&mut self, ply: usize) -> &mut PlyCounts {
         if self.by_ply.len() <= ply {
             self.by_ply.resize(ply + 1, PlyCounts::default());
