@@ -48,9 +48,18 @@ pub fn write_off_proof(dir: &Path, id: &str, profile: &Profile) -> Option<String
         return Some(format!("{}: cannot write: {e}", path.display()));
     }
     let (on, away) = off.totals();
-    let share = if on + away == 0 { 0.0 } else { 100.0 * away as f64 / (on + away) as f64 };
+    let share = |n: u64| if on + away == 0 { 0.0 } else { 100.0 * n as f64 / (on + away) as f64 };
+    let c = off.causes();
     Some(format!(
-        "off-proof {id}: {on} expansions inside the reference proof, {away} outside it ({share:.1} %)"
+        "off-proof {id}: {on} expansions inside the reference proof, {away} outside it ({:.1} %): \
+         under its check estimated best alone {:.1} %, best but tied {:.1} %, estimated worse \
+         {:.1} %, at nodes never expanded {:.1} %, under defences it did not need {:.1} %",
+        share(away),
+        share(c.best_alone),
+        share(c.best_tied),
+        share(c.estimated_worse),
+        share(c.not_seen),
+        share(c.under_and),
     ))
 }
 

@@ -113,8 +113,24 @@ impl Eq for ReferenceHandle {}
 #[derive(Clone, Debug, Default)]
 struct Departure {
     expansions: u64,
-    /// By the move that left the tree.
+    /// By the move that left the tree: the expansions of its subtree.
     by_move: HashMap<Move, u64>,
+}
+
+/// Why the expansions under an OR node of the tree went to other checks than its proving one,
+/// judged by how our search first estimated its checks (see [`OffProof::causes`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Causes {
+    /// The reference's check was estimated best, alone: a threshold took the search away.
+    pub best_alone: u64,
+    /// It was among several estimated best: the tie went to another check first.
+    pub best_tied: u64,
+    /// Another check was estimated better: the initial numbers.
+    pub estimated_worse: u64,
+    /// The node was never expanded in the first proof (reached off the tree's path only).
+    pub not_seen: u64,
+    /// Under an AND node: a defence the reference did not need.
+    pub under_and: u64,
 }
 
 /// The first proof's expansions against a reference proof.
@@ -122,12 +138,21 @@ struct Departure {
 pub struct OffProof {
     reference: Arc<ReferenceProof>,
     /// Per ply of the current path: where it left the tree (the key of the last position
-    /// inside), if it did.
-    left_at: Vec<Option<u64>>,
+    /// inside, and the move out), if it did.
+    left_at: Vec<Option<(u64, Move)>>,
     on_proof: u64,
     by_node: HashMap<u64, Departure>,
     /// At an OR node of the tree, its checks as our search first estimated them.
     first_look: HashMap<u64, Vec<(Move, PnDn, PnDn)>>,
+}
+
+/// How our first estimates placed the reference's check at an OR node: its (pn, dn), its
+/// rank by (pn, then the larger dn) from 1, how many checks shared its numbers, and the best.
+struct Look {
+    estimate: (PnDn, PnDn),
+    rank: usize,
+    tied: usize,
+    best: (Move, PnDn, PnDn),
 }
 
 impl OffProof {
@@ -150,19 +175,16 @@ impl OffProof {
         let above = if ply >= 2 { self.left_at[ply - 2] } else { None };
         let here = match (above, parent) {
             (Some(at), _) => Some(at),
-            (None, Some(p)) if !self.reference.contains(pos.key()) => Some(p),
+            (None, Some(p)) if !self.reference.contains(pos.key()) => Some((p, pos.last_move())),
             _ => None,
         };
         self.left_at[ply - 1] = here;
         match here {
             None => self.on_proof += 1,
-            Some(at) => {
+            Some((at, out)) => {
                 let d = self.by_node.entry(at).or_default();
                 d.expansions += 1;
-                // The move out of the tree is the last one of the path at the departure.
-                if above.is_none() {
-                    *d.by_move.entry(pos.last_move()).or_default() += 1;
-                }
+                *d.by_move.entry(out).or_default() += 1;
             }
         }
     }
@@ -181,13 +203,42 @@ impl OffProof {
         (self.on_proof, self.by_node.values().map(|d| d.expansions).sum())
     }
 
+    fn look(&self, key: u64) -> Option<Look> {
+        let check = self.reference.or_nodes.get(&key)?.check;
+        let mut ranked = self.first_look.get(&key)?.clone();
+        ranked.sort_by_key(|&(_, pn, dn)| (pn, std::cmp::Reverse(dn)));
+        let rank = ranked.iter().position(|&(m, _, _)| m == check)?;
+        let (_, pn, dn) = ranked[rank];
+        let tied = ranked.iter().filter(|&&(_, p, d)| (p, d) == (pn, dn)).count();
+        Some(Look { estimate: (pn, dn), rank: rank + 1, tied, best: ranked[0] })
+    }
+
+    /// The expansions off the tree by why they left it.
+    pub fn causes(&self) -> Causes {
+        let mut c = Causes::default();
+        for (key, d) in &self.by_node {
+            let n = d.expansions;
+            if !self.reference.or_nodes.contains_key(key) {
+                c.under_and += n;
+                continue;
+            }
+            match self.look(*key) {
+                None => c.not_seen += n,
+                Some(l) if l.estimate != (l.best.1, l.best.2) => c.estimated_worse += n,
+                Some(l) if l.tied > 1 => c.best_tied += n,
+                Some(_) => c.best_alone += n,
+            }
+        }
+        c
+    }
+
     /// The departures with the most expansions, `rows` of them, as tab-separated lines with
     /// a header: where (ply, position, the reference's check), how many expansions went
     /// under other moves there and under which, and how our search first estimated the
     /// reference's check against the check it estimated best.
     pub fn to_tsv(&self, rows: usize) -> String {
         let mut out = String::from(
-            "ply\texpansions\tnode\treference_check\tfirst_estimate\trank\tour_best_first\tmoves_out\tsfen\n",
+            "ply\texpansions\tnode\treference_check\tfirst_estimate\trank\ttied\tour_best_first\tmoves_out\tsfen\n",
         );
         let mut nodes: Vec<(&u64, &Departure)> = self.by_node.iter().collect();
         nodes.sort_by_key(|(k, d)| (std::cmp::Reverse(d.expansions), **k));
@@ -200,22 +251,21 @@ impl OffProof {
                 Some(o) => (o.ply.to_string(), "OR", o.check.to_string(), o.sfen.clone()),
                 None => ("-".to_string(), "AND", "-".to_string(), String::new()),
             };
-            let look = self.reference.or_nodes.get(key).and_then(|o| {
-                let first = self.first_look.get(key)?;
-                let mut ranked = first.clone();
-                ranked.sort_by_key(|&(_, pn, dn)| (pn, std::cmp::Reverse(dn)));
-                let rank = ranked.iter().position(|&(m, _, _)| m == o.check)?;
-                let (_, pn, dn) = ranked[rank];
-                let (bm, bp, bd) = ranked[0];
-                Some((format!("{pn}/{dn}"), rank + 1, format!("{bm} {bp}/{bd}")))
+            let look = self.look(*key).map(|l| {
+                let (bm, bp, bd) = l.best;
+                (
+                    format!("{}/{}", l.estimate.0, l.estimate.1),
+                    l.rank.to_string(),
+                    l.tied.to_string(),
+                    format!("{bm} {bp}/{bd}"),
+                )
             });
-            let (estimate, rank, best) = match look {
-                Some((e, r, b)) => (e, r.to_string(), b),
-                None => ("-".to_string(), "-".to_string(), "-".to_string()),
-            };
+            let dash = || "-".to_string();
+            let (estimate, rank, tied, best) =
+                look.unwrap_or_else(|| (dash(), dash(), dash(), dash()));
             let _ = writeln!(
                 out,
-                "{ply}\t{}\t{kind}\t{check}\t{estimate}\t{rank}\t{best}\t{}\t{sfen}",
+                "{ply}\t{}\t{kind}\t{check}\t{estimate}\t{rank}\t{tied}\t{best}\t{}\t{sfen}",
                 d.expansions,
                 moves_out.join(" ")
             );
@@ -256,7 +306,10 @@ mod tests {
         let tsv = off.to_tsv(5);
         let row = tsv.lines().nth(1).expect("a row");
         assert!(row.starts_with("0\t2\tOR\tG*4b\t"), "{tsv}");
-        assert!(row.contains("G*6b:1"), "{tsv}");
+        // Both expansions under ▲６二金打 count for it.
+        assert!(row.contains("G*6b:2"), "{tsv}");
+        // Never expanded with first estimates kept: "not seen".
+        assert_eq!(off.causes(), Causes { not_seen: 2, ..Causes::default() });
     }
 
     #[test]
