@@ -109,6 +109,13 @@ pub struct SolverConfig {
     /// proof's expansions leave it (`solve --proof-reference`, see
     /// `search::reference_proof`).
     pub profile_reference: Option<crate::search::reference_proof::ReferenceHandle>,
+    /// The proof-number rules of every search (`solve --recipe`): ours, or shtsume's whole or
+    /// in part (see [`crate::recipe`]).
+    pub recipe: crate::recipe::Recipe,
+    /// The recipe of every other helper while the threads prove the first proof (the first,
+    /// third, ...; `--helper-recipe`): helpers that search differently, sharing proofs and
+    /// disproofs but not unsolved numbers. `None`: every thread searches by `recipe`.
+    pub helper_recipe: Option<crate::recipe::Recipe>,
 }
 
 impl Default for SolverConfig {
@@ -126,6 +133,8 @@ impl Default for SolverConfig {
             expect_no: false,
             refine_recalled: false,
             profile_reference: None,
+            recipe: crate::recipe::Recipe::TSUMUGI,
+            helper_recipe: None,
         }
     }
 }

@@ -1,26 +1,26 @@
 //! The mate search that `go mate` and `solve` run stays what it was, node for node, on the
 //! YaneuraOu samples (one thread, tsume rules): the composer's report's questions about a
 //! position's other moves (a root with moves left out, depth-limited cook questions) are
-//! options of the search, not changes to it. `data/go_mate_nodes.txt` holds what c63f430
-//! gave; a change meant to alter the search updates it, and says why in its commit.
+//! options of the search, not changes to it, and neither is a recipe (`--recipe`, default ours).
+//! `data/go_mate_nodes.txt` holds the counts (its first line says what changed them since
+//! c63f430); a change meant to alter the search updates it, and says why in its commit.
 
-use std::process::Command;
+mod support;
 
 #[test]
 fn the_mate_search_is_node_for_node_what_it_was() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let expected = include_str!("data/go_mate_nodes.txt");
     let expected: Vec<&str> = expected.lines().filter(|l| !l.starts_with('#')).collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_tsumugi-mate"))
-        .current_dir(root)
-        .args(["solve", "problems/yaneuraou_mate9_100.sfen", "problems/yaneuraou_mate5_100.sfen"])
-        .args(["--rules", "tsume", "--jobs", "1", "--threads", "1", "--quiet", "--json"])
-        .output()
-        .unwrap_or_else(|e| panic!("tsumugi-mate: {e}"));
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
-    let problems = json["problems"].as_array().cloned().unwrap_or_default();
+    let problems = support::solve_json(&[
+        "problems/yaneuraou_mate9_100.sfen",
+        "problems/yaneuraou_mate5_100.sfen",
+        "--rules",
+        "tsume",
+        "--jobs",
+        "1",
+        "--threads",
+        "1",
+    ]);
     let got: Vec<String> = problems
         .iter()
         .map(|p| {

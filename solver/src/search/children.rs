@@ -72,6 +72,11 @@ pub(super) struct Child {
     /// An interposition, or a futility test after the first, whose gates lead back to
     /// futility tests (see [`is_covered`]).
     pub(super) tested: bool,
+    /// Its place among children of equal numbers, lower first (0 for all but with the recipe
+    /// piece `order`: see [`super::shtsume_order`]).
+    pub(super) rank: u16,
+    /// Whether this node has searched it, or found it in the table (recipe piece `first`).
+    pub(super) searched: bool,
 }
 
 impl Child {
@@ -87,6 +92,8 @@ impl Child {
             gate,
             estimated: false,
             tested: false,
+            rank: 0,
+            searched: false,
         }
     }
 
@@ -161,9 +168,9 @@ pub(super) fn select(
     let key = |c: &Child| {
         let (pn, dn) = shown(c);
         if or_node {
-            (crate::pn::add(pn, busy(c)), dn)
+            (crate::pn::add(pn, busy(c)), dn, c.rank)
         } else {
-            (crate::pn::add(dn, busy(c)), pn)
+            (crate::pn::add(dn, busy(c)), pn, c.rank)
         }
     };
     let mut best: Option<usize> = None;

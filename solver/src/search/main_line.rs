@@ -850,9 +850,14 @@ impl Search<'_> {
                     }
                     pos.make_move(mv);
                     let value = memo.peek_clean(pos.key()).and_then(|k| k.len);
+                    // A defence whose mate leaves pieces would rank above the line with a mate
+                    // that leaves none: when it is longer than the line, or whatever its
+                    // length when the line's mate leaves pieces too (YaneuraOu mate9 #99: a
+                    // 3-ply mate leaving a silver, against the line's 7 leaving one, has a
+                    // 3-ply mate leaving none; which of the two the table held first decided).
                     let competes = value.is_some_and(|v| {
                         let v = v.after_move();
-                        v.leftover > 0 && v.plies > node.plies && node.leftover == 0
+                        v.leftover > 0 && (v.plies > node.plies || node.leftover > 0)
                     });
                     if let (true, Some(value)) = (competes, value) {
                         self.enter(&pos);

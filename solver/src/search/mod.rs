@@ -32,6 +32,7 @@ mod dfpn;
 mod double_count;
 mod estimates;
 mod expansion;
+mod fold;
 mod futile_memo;
 mod futility;
 mod hands;
@@ -44,6 +45,7 @@ mod other_moves;
 mod path;
 pub mod profile;
 pub mod reference_proof;
+mod shtsume_order;
 mod solved_above;
 mod team;
 mod thresholds;
@@ -513,6 +515,9 @@ fn new_search<'a>(
         repetitions,
         double_count: config.double_count,
         expect_no: config.expect_no,
+        recipe: config.recipe,
+        unsolved_salt: 0,
+        prove_recipe: None,
         rules: config.rules,
         // Without futility tests, a search under tsume rules counts the plies of interpositions
         // it cannot yet show futile, which is harmless to a proof of mate with no depth limit
@@ -587,7 +592,11 @@ impl<'env> HelperEnv<'env> {
                 new_search(table, &mut repetitions, config, pos, self.attacker, self.limits);
             search.stop = self.interrupt;
             search.profile = None;
-            search.busy = self.busy;
+            // Every other helper proves by the helper recipe (the first, the third, ...), on
+            // its own: its presence would steer the others from where their numbers lead.
+            search.prove_recipe =
+                config.helper_recipe.filter(|&r| k % 2 == 1 && r != config.recipe);
+            search.busy = if search.prove_recipe.is_some() { None } else { self.busy };
             let root = walk_in(&mut search, pos, self.prefix);
             mate.serve(&mut search, &root);
         };
