@@ -11,15 +11,9 @@ mod support;
 fn the_mate_search_is_node_for_node_what_it_was() {
     let expected = include_str!("data/go_mate_nodes.txt");
     let expected: Vec<&str> = expected.lines().filter(|l| !l.starts_with('#')).collect();
-    let problems = support::solve_json(&[
+    let problems = support::solve_tsume_one_thread(&[
         "problems/yaneuraou_mate9_100.sfen",
         "problems/yaneuraou_mate5_100.sfen",
-        "--rules",
-        "tsume",
-        "--jobs",
-        "1",
-        "--threads",
-        "1",
     ]);
     let got: Vec<String> = problems
         .iter()

@@ -13,14 +13,8 @@ use std::process::Command;
 
 /// (id, outcome, plies) of each problem of the file under `recipe`.
 fn answers(recipe: &str, file: &str) -> Vec<(String, String, Option<u64>)> {
-    let problems = support::solve_json(&[
+    let problems = support::solve_tsume_one_thread(&[
         file,
-        "--rules",
-        "tsume",
-        "--jobs",
-        "1",
-        "--threads",
-        "1",
         "--time-ms",
         "0",
         "--nodes",

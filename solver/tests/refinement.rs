@@ -160,17 +160,13 @@ fn a_pure_question_asked_again_needs_no_expansion() {
 }
 
 /// Under tsume rules too the second question reuses the table: the proof, the refinement's
-/// settled questions and the futility tests proven. (Not quite nothing: what the first one's
-/// caps left unsettled is asked again and may now be settled: a futility test, which counted
-/// the interposition as a defence, and a question for a mate as long that leaves fewer pieces
-/// along a defence whose mate leaves some, in a game position every defence: 53 expansions
-/// the second time before such defences were asked whatever their length, 477 since, of
-/// 35,701 the first time.)
+/// settled questions and the futility tests proven. (Not quite nothing: a futility test cut
+/// short by its cap the first time, which counted the interposition as a defence, is tried
+/// again and may now be settled.)
 #[test]
 fn a_tsume_question_asked_again_is_answered_from_the_table() {
     let (first, second) = solve_twice(GAME_MATE9, Rules::Tsume);
     assert_eq!(first.outcome, second.outcome);
     assert!(second.proven_shortest, "{second:?}");
-    assert_eq!(second.phases.first_proof.1, 0, "the proof is recalled: {second:?}");
-    assert!(second.expansions * 50 < first.expansions, "{first:?} then {second:?}");
+    assert!(second.expansions * 100 < first.expansions, "{first:?} then {second:?}");
 }

@@ -230,8 +230,8 @@ impl Search<'_> {
             }
             self.leave();
             self.unplay(pos, &c);
-            let or_node = pos.side_to_move() == self.attacker;
-            if fresh && or_node && self.recipe.has(Piece::Distance) && !value.is_solved() {
+            let or_node = || pos.side_to_move() == self.attacker;
+            if self.recipe.has(Piece::Distance) && fresh && or_node() && !value.is_solved() {
                 // shtsume's floor: a check far from the king is not taken for an easy one.
                 if let Some(king) = pos.king_square(!self.attacker) {
                     value.pn = value.pn.max(distance(king, c.mv.to()));

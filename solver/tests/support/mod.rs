@@ -18,3 +18,11 @@ pub fn solve_json(args: &[&str]) -> Vec<serde_json::Value> {
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
     json["problems"].as_array().cloned().unwrap_or_default()
 }
+
+/// [`solve_json`] under tsume rules, one job of one thread: the deterministic solve whose node
+/// counts and answers the tests compare.
+pub fn solve_tsume_one_thread(args: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec!["--rules", "tsume", "--jobs", "1", "--threads", "1"];
+    all.extend_from_slice(args);
+    solve_json(&all)
+}
