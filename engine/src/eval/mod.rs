@@ -306,6 +306,12 @@ impl EvalCache {
         }
     }
 
+    /// Starts loading the slot of `key` into the cache, for a probe soon after.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        crate::search::prefetch::prefetch(&self.slots[key as usize & self.mask]);
+    }
+
     #[inline(always)]
     pub fn store(&mut self, key: u64, value: i32) {
         let v = value.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;

@@ -274,7 +274,9 @@ impl<'a> Searcher<'a> {
     /// Plays `m` on the search position, keeping the key stack.
     #[inline(always)]
     pub(crate) fn do_move(&mut self, m: Move) {
-        self.tt.prefetch(self.pos.key_after(m));
+        let key = self.pos.key_after(m);
+        self.tt.prefetch(key);
+        self.eval_cache.prefetch(key);
         self.pos.make_move(m);
         self.keys.push(self.pos.key());
         if let (Some(net), Some(stack)) = (self.network, self.net_accumulators.as_mut()) {

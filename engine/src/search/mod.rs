@@ -7,7 +7,8 @@
 //! - [`alpha_beta`]: iterative deepening and the main alpha-beta search; [`qsearch`]: its
 //!   quiescence search;
 //! - [`move_picker`], [`history`]: move ordering and the memory it learns from;
-//! - [`tt`]: the transposition table, shared by the threads without locks;
+//! - [`tt`]: the transposition table, shared by the threads without locks; [`prefetch`]: its
+//!   entries (and the evaluation cache's) asked for when a move is made;
 //! - [`threads`]: Lazy SMP, the helper threads and what they share;
 //! - [`soppo`]: soppo pruning (seed 000);
 //! - [`oracle`]: the df-pn solver as the search's endgame oracle; [`root_slices`]: its root
@@ -22,6 +23,7 @@ pub mod history;
 pub mod move_picker;
 pub mod oracle;
 pub mod ponder;
+pub mod prefetch;
 pub mod qsearch;
 pub mod report;
 pub mod root_slices;

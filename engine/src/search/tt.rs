@@ -222,18 +222,7 @@ impl TranspositionTable {
     /// Starts loading the bucket of `key` into the cache, for a probe soon after.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bucket: *const Bucket = self.bucket(key);
-            // SAFETY: a prefetch is only a hint; the address is a live bucket.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    bucket.cast::<i8>(),
-                )
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::search::prefetch::prefetch(self.bucket(key));
     }
 
     /// Starts a new search: older entries become preferred victims. Called once per search,
