@@ -2,7 +2,7 @@
 //! feature rows ([`Delta`]); a king move computes its own view again from the board.
 
 use super::features::{Delta, View, MAX_ACTIVE};
-use super::{Network, L1};
+use super::{row_sums, Network, L1};
 use shogi::{Color, Move, Position};
 
 /// The first-layer sums of Black's and White's views, their psqt sums, and the views.
@@ -24,18 +24,19 @@ impl NetAccumulator {
     }
 
     fn refresh(&mut self, pos: &Position, net: &Network, side: Color) {
-        let sums = &mut self.sums[side.index()];
-        sums.copy_from_slice(&net.ft_bias);
-        self.psqt[side.index()] = 0;
+        let s = side.index();
+        self.psqt[s] = 0;
         let view = View::of(pos, side);
-        self.views[side.index()] = view;
-        let Some(view) = view else { return };
+        self.views[s] = view;
+        let Some(view) = view else {
+            self.sums[s].copy_from_slice(&net.ft_bias);
+            return;
+        };
         let mut active = [0; MAX_ACTIVE];
         let n = view.active(pos, &mut active);
-        for &f in &active[..n] {
-            add_row(sums, net.feature_row(f));
-            self.psqt[side.index()] += net.psqt[f];
-        }
+        let bias: &[i16; L1] = net.ft_bias[..].try_into().expect("the biases are L1 wide");
+        row_sums::apply(bias, &mut self.sums[s], &net.ft_weights, &[], &active[..n]);
+        self.psqt[s] = active[..n].iter().map(|&f| net.psqt[f]).sum();
     }
 
     /// The sums of `pos`, which the move `m` reached from the position `self` belongs to.
@@ -62,18 +63,16 @@ impl NetAccumulator {
             match delta {
                 Some(d) => {
                     next.views[s] = self.views[s];
-                    let sums = &mut next.sums[s];
-                    sums.copy_from_slice(&self.sums[s]);
-                    let mut psqt = self.psqt[s];
-                    for &f in &d.removed[..d.n_removed] {
-                        sub_row(sums, net.feature_row(f));
-                        psqt -= net.psqt[f];
-                    }
-                    for &f in &d.added[..d.n_added] {
-                        add_row(sums, net.feature_row(f));
-                        psqt += net.psqt[f];
-                    }
-                    next.psqt[s] = psqt;
+                    let (removed, added) = (&d.removed[..d.n_removed], &d.added[..d.n_added]);
+                    row_sums::apply(
+                        &self.sums[s],
+                        &mut next.sums[s],
+                        &net.ft_weights,
+                        removed,
+                        added,
+                    );
+                    next.psqt[s] = self.psqt[s] - removed.iter().map(|&f| net.psqt[f]).sum::<i32>()
+                        + added.iter().map(|&f| net.psqt[f]).sum::<i32>();
                 }
                 None => next.refresh(pos, net, side),
             }
@@ -123,20 +122,6 @@ impl NetStack {
     #[inline(always)]
     pub fn pop(&mut self) {
         self.top = self.top.saturating_sub(1);
-    }
-}
-
-#[inline(always)]
-fn add_row(sums: &mut [i16; L1], row: &[i16]) {
-    for (s, &w) in sums.iter_mut().zip(row.iter()) {
-        *s = s.wrapping_add(w);
-    }
-}
-
-#[inline(always)]
-fn sub_row(sums: &mut [i16; L1], row: &[i16]) {
-    for (s, &w) in sums.iter_mut().zip(row.iter()) {
-        *s = s.wrapping_sub(w);
     }
 }
 

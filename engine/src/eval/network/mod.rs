@@ -14,6 +14,7 @@
 pub mod accumulator;
 pub mod features;
 pub mod file;
+pub mod row_sums;
 mod simd;
 
 use features::FEATURES;
