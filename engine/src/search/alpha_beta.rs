@@ -23,7 +23,9 @@ use crate::params::Params;
 use crate::search::control::SearchControl;
 use crate::search::correction::{pawn_key, CorrectionHistory};
 use crate::search::history::{piece_to, History, PieceTo, MAX_PLY, NO_PIECE_TO};
-use crate::search::move_picker::{attacks_a_piece, is_tactical, see, CheckInfo, MovePicker};
+use crate::search::move_picker::{
+    attacks_a_piece, is_tactical, see, see_ge, CheckInfo, MovePicker,
+};
 use crate::search::oracle::{mate_in_1, Oracle};
 use crate::search::report::{Score, SearchInfo};
 use crate::search::root_slices::RootSlices;
@@ -453,7 +455,8 @@ impl<'a> Searcher<'a> {
             let m = self.root_moves[i].mv;
             let tactical = is_tactical(&self.pos, m);
             let gives_check = !in_check && ci.gives_check(&self.pos, m);
-            let ext = if gives_check && self.params.check_extension != 0 && see(&self.pos, m) >= 0 {
+            let ext = if gives_check && self.params.check_extension != 0 && see_ge(&self.pos, m, 0)
+            {
                 1
             } else {
                 0
@@ -943,7 +946,7 @@ impl<'a> Searcher<'a> {
                 && self.params.check_extension != 0
                 && depth >= self.params.check_extension_min_depth
                 && (ply as i32) < 2 * self.root_depth
-                && see(&self.pos, m) >= 0
+                && see_ge(&self.pos, m, 0)
             {
                 1
             } else {
@@ -1030,11 +1033,16 @@ impl<'a> Searcher<'a> {
                     // A quiet move or drop that hangs the piece: not worth a search near the
                     // leaves.
                     if depth <= self.params.see_quiet_max_depth
-                        && see(&self.pos, m) < -self.params.see_quiet_margin * lmr_depth * lmr_depth
+                        && !see_ge(
+                            &self.pos,
+                            m,
+                            -self.params.see_quiet_margin * lmr_depth * lmr_depth,
+                        )
                     {
                         continue;
                     }
-                } else if depth <= 3 && see(&self.pos, m) < -self.params.see_prune_margin * depth {
+                } else if depth <= 3 && !see_ge(&self.pos, m, -self.params.see_prune_margin * depth)
+                {
                     continue;
                 }
             }
@@ -1185,7 +1193,7 @@ impl<'a> Searcher<'a> {
         picker.init_quiescence(&self.pos, tactical_tt_move);
         let mut found = None;
         while let Some(m) = picker.next(&self.pos, self.history, self.params) {
-            if see(&self.pos, m) < pc_beta - static_eval {
+            if !see_ge(&self.pos, m, pc_beta - static_eval) {
                 continue;
             }
             self.frames[ply].current = m;

@@ -7,7 +7,7 @@ use crate::search::alpha_beta::{
     mate_in, mated_in, score_from_tt, score_to_tt, Searcher, VALUE_INF, VALUE_MATE_IN_MAX,
 };
 use crate::search::history::MAX_PLY;
-use crate::search::move_picker::see;
+use crate::search::move_picker::see_ge;
 use crate::search::tt::Bound;
 use shogi::Move;
 
@@ -92,7 +92,7 @@ pub(crate) fn qsearch(s: &mut Searcher, mut alpha: i32, beta: i32, ply: usize, q
             if stand + gain + delta <= alpha {
                 continue;
             }
-            if see(&s.pos, m) < 0 {
+            if !see_ge(&s.pos, m, 0) {
                 continue;
             }
         }
