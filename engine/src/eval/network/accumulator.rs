@@ -57,10 +57,18 @@ impl NetAccumulator {
         m: Move,
         net: &Network,
     ) {
+        // Both views' changes first, and their rows asked for, so that the second view's
+        // cache misses overlap the first view's sums.
+        let deltas = [Color::Black, Color::White]
+            .map(|side| self.views[side.index()].and_then(|view| Delta::of_move(pos, m, view)));
+        for d in deltas.iter().flatten() {
+            for &f in d.removed[..d.n_removed].iter().chain(&d.added[..d.n_added]) {
+                row_sums::prefetch_row(&net.ft_weights, f);
+            }
+        }
         for side in Color::ALL {
             let s = side.index();
-            let delta = self.views[s].and_then(|view| Delta::of_move(pos, m, view));
-            match delta {
+            match deltas[s] {
                 Some(d) => {
                     next.views[s] = self.views[s];
                     let (removed, added) = (&d.removed[..d.n_removed], &d.added[..d.n_added]);

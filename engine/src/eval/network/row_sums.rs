@@ -28,6 +28,16 @@ pub fn apply(
     }
 }
 
+/// Starts loading the row of feature `f` (its four cache lines) for an [`apply`] soon after.
+#[inline(always)]
+pub fn prefetch_row(weights: &[i16], f: usize) {
+    if let Some(row) = weights.get(f * L1..(f + 1) * L1) {
+        for line in row.chunks(32) {
+            crate::search::prefetch::prefetch(line.as_ptr());
+        }
+    }
+}
+
 /// [`apply`] without vector instructions.
 pub fn apply_scalar(
     base: &[i16; L1],
