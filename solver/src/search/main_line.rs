@@ -249,12 +249,15 @@ impl Search<'_> {
             lines.extend(self.competing_variations(root, &lines[0].0, &lines[0].1, &mut memo));
             let mut questions = Vec::new();
             for (l, (moves, positions, first, both_leave)) in lines.iter().enumerate() {
-                // The attacker's pieces in hand before each move of the line.
-                let mut in_hand = Vec::with_capacity(moves.len());
-                let mut at = root.clone();
-                for &m in moves.iter() {
-                    in_hand.push(at.hand(self.attacker).total());
-                    at.make_move(m);
+                // The attacker's pieces in hand before each move of the line (only a rival of
+                // the second kind asks).
+                let mut in_hand = Vec::new();
+                if *both_leave {
+                    let mut at = root.clone();
+                    for &m in moves.iter() {
+                        in_hand.push(at.hand(self.attacker).total());
+                        at.make_move(m);
+                    }
                 }
                 for i in (*first..moves.len()).rev().filter(|i| i % 2 == or_parity) {
                     let question = (positions[i].0, positions[i].1.plies);
