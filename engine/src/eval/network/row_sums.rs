@@ -19,13 +19,13 @@ pub fn apply(
     removed: &[usize],
     added: &[usize],
 ) {
+    #[cfg(target_arch = "x86_64")]
     if super::simd_available() {
         // SAFETY: the processor has AVX2 (checked at run time); every row index is checked
         // against `weights` below before any load.
-        unsafe { apply_avx2(base, out, weights, removed, added) }
-    } else {
-        apply_scalar(base, out, weights, removed, added)
+        return unsafe { apply_avx2(base, out, weights, removed, added) };
     }
+    apply_scalar(base, out, weights, removed, added)
 }
 
 /// Starts loading the row of feature `f` (its four cache lines) for an [`apply`] soon after.
@@ -60,6 +60,7 @@ pub fn apply_scalar(
 }
 
 /// Registers of 16 sums that hold a whole view.
+#[cfg(target_arch = "x86_64")]
 const LANES: usize = L1 / 16;
 
 #[cfg(target_arch = "x86_64")]
@@ -92,17 +93,6 @@ unsafe fn apply_avx2(
     for (i, a) in acc.iter().enumerate() {
         _mm256_storeu_si256(out.as_mut_ptr().add(16 * i) as *mut __m256i, *a);
     }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-unsafe fn apply_avx2(
-    base: &[i16; L1],
-    out: &mut [i16; L1],
-    weights: &[i16],
-    removed: &[usize],
-    added: &[usize],
-) {
-    apply_scalar(base, out, weights, removed, added)
 }
 
 #[cfg(test)]
