@@ -111,6 +111,12 @@ declare_params! {
     soppo_distance: 5, 1, 16;
     /// df-pn probe budget (nodes) at inner nodes where the opponent king is exposed.
     oracle_probe_nodes: 300, 0, 100000;
+    /// A probe looks first with this many of its nodes, and spends the rest only where that
+    /// look leaves the root's proof number at most oracle_probe_near_pn (a mate is near):
+    /// most probes that spent their whole budget had 3-8 there, most late mates 1-2
+    /// (benches/history/43). 0: the whole budget at once.
+    oracle_probe_look_nodes: 50, 0, 100000;
+    oracle_probe_near_pn: 2, 1, 1000;
     /// df-pn budget (nodes) of the root's threat probe: after each iteration, whether the
     /// opponent mates after the best move (詰めろ); a move proven so is set aside (0: off).
     /// Off by default: at 10,000, over 300 games against YaneuraOu level 9 (100 + 200, each

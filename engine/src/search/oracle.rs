@@ -95,13 +95,37 @@ impl Oracle {
         if self.failed[slot] == key {
             return None;
         }
-        let solver = self.solver(params);
-        let limits = Limits { time: None, nodes: Some(params.oracle_probe_nodes.max(1) as u64) };
-        let never = AtomicBool::new(false);
-        let result = solver.solve(pos, &limits, &never, &mut |_| {});
-        self.nodes += result.nodes;
         self.probes += 1;
-        match result.outcome {
+        let budget = params.oracle_probe_nodes.max(1) as u64;
+        let look = params.oracle_probe_look_nodes as u64;
+        let mut spent = 0;
+        if look > 0 && look < budget {
+            let (outcome, nodes, root_pn) = self.search(pos, look, params);
+            spent = nodes;
+            match outcome {
+                Outcome::Timeout if root_pn <= params.oracle_probe_near_pn as u32 => {}
+                outcome => return self.found(outcome, slot, key),
+            }
+        }
+        // The look's work stays in the solver's table: the rest of the budget goes on from it.
+        let (outcome, _, _) = self.search(pos, budget.saturating_sub(spent).max(1), params);
+        self.found(outcome, slot, key)
+    }
+
+    /// One df-pn search of `pos` within `nodes`: its outcome, the nodes it made and the root's
+    /// proof number where it stopped.
+    fn search(&mut self, pos: &Position, nodes: u64, params: &Params) -> (Outcome, u64, u32) {
+        let limits = Limits { time: None, nodes: Some(nodes) };
+        let never = AtomicBool::new(false);
+        let mut root_pn = u32::MAX;
+        let result = self.solver(params).solve(pos, &limits, &never, &mut |p| root_pn = p.root_pn);
+        self.nodes += result.nodes;
+        (result.outcome, result.nodes, root_pn)
+    }
+
+    /// A probe's answer: the mating line, or none (and the position remembered as failed).
+    fn found(&mut self, outcome: Outcome, slot: usize, key: u64) -> Option<Vec<Move>> {
+        match outcome {
             Outcome::Mate(pv) if !pv.is_empty() => {
                 self.mates += 1;
                 Some(pv)
@@ -266,5 +290,54 @@ mod tests {
             mates += fast.is_some() as u32;
         });
         assert!(positions > 20_000 && mates > 1_000, "{positions} positions, {mates} mates");
+    }
+
+    /// The probe's first look: every line a probe returns replays as a mate; a look that leaves
+    /// a mate far spends no more than the look's nodes (and the position is not probed again);
+    /// a look that always goes on finds the mates that the whole budget at once finds.
+    #[test]
+    fn the_first_look_spends_the_rest_only_where_a_mate_is_near() {
+        let whole = Params { oracle_probe_look_nodes: 0, ..Params::default() };
+        let always_on = Params { oracle_probe_near_pn: 1000, ..Params::default() };
+        let never_on = Params { oracle_probe_near_pn: 1, ..Params::default() };
+        let (mut probed, mut mates, mut cut_short, mut at_once_mates) = (0, 0, 0, 0);
+        let mut seen = 0;
+        crate::tools::test_positions::for_each(24, |pos| {
+            // Every tenth position with a piece in hand (all of them took three minutes).
+            if pos.in_check() || pos.hand(pos.side_to_move()).is_empty() {
+                return;
+            }
+            seen += 1;
+            if seen % 10 != 0 {
+                return;
+            }
+            probed += 1;
+            let at_once = Oracle::new().probe(pos, &whole);
+            let mut going_on = Oracle::new();
+            let found = going_on.probe(pos, &always_on);
+            at_once_mates += at_once.is_some() as u32;
+            if let Some(line) = &found {
+                mates += 1;
+                let mut after = pos.clone();
+                for &m in line {
+                    assert!(movegen::is_legal(&after, m), "{} {m:?}", pos.to_sfen());
+                    after.make_move(m);
+                }
+                assert!(is_mated(&after), "{}", pos.to_sfen());
+            }
+            let mut looking = Oracle::new();
+            if looking.probe(pos, &never_on).is_none() {
+                let look = never_on.oracle_probe_look_nodes as u64;
+                if looking.nodes < 2 * look {
+                    cut_short += 1;
+                }
+                assert!(looking.probe(pos, &never_on).is_none());
+                assert_eq!(looking.probes, 1, "a failed position is remembered");
+            }
+        });
+        assert!(probed > 1000 && mates > 100 && cut_short > 500, "{probed} {mates} {cut_short}");
+        // Split in two, the budget finds the mates it found at once, give or take a few at its
+        // edge (15,139 and 15,181 of 47,071 probes when this was written).
+        assert!(mates + at_once_mates / 50 >= at_once_mates, "{mates} of {at_once_mates}");
     }
 }
