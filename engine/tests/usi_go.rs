@@ -51,7 +51,7 @@ fn a_short_byoyomi_is_not_eaten_by_the_network_delay() {
         u.log.clear();
         go_within(&mut u, position, "btime 0 wtime 0 byoyomi 100", Duration::from_millis(100));
         let cut =
-            u.log.iter().any(|l| l.starts_with("info string NetworkDelay 100 ms cut to 23 ms"));
+            u.log.iter().any(|l| l.starts_with("info string NetworkDelay 100 ms cut to 28 ms"));
         assert!(cut, "{:#?}", u.log);
         // Two thirds of the byoyomi buy more than a couple of plies.
         let deepest = u
