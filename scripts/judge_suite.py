@@ -258,9 +258,14 @@ def race_score(args):
         move, score = chosen[i]
         value = cache[f"{i} {move}"]
         same += move == best
-        hits += move == best or value >= best_value - args.margin
+        hit = move == best or value >= best_value - args.margin
+        hits += hit
         if score is not None:
             bias.append(clipped(score, args.bias_clip) - clipped(view, args.bias_clip))
+        if args.detail:
+            print(f"{i + 1:2} {game} ply {ply}: ours {move} ({value:+}) judge's {best} "
+                  f"({best_value:+}) {'hit' if hit else 'miss'}; our score {score}, "
+                  f"the judge's view {view}")
     n = len(suite)
     mean_bias = statistics.mean(bias) if bias else 0.0
     se = statistics.pstdev(bias) / len(bias) ** 0.5 if bias else 0.0
@@ -402,6 +407,8 @@ def main():
     rs.add_argument("--judge-nodes", type=int, default=700000)
     rs.add_argument("--margin", type=int, default=100)
     rs.add_argument("--bias-clip", type=int, default=2000)
+    rs.add_argument("--detail", action="store_true",
+                    help="a line per position: our move and the judge's, with its values")
     rs.add_argument("--jobs", **jobs)
 
     args = ap.parse_args()
