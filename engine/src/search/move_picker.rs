@@ -831,6 +831,7 @@ fn is_tactical_raw(pos: &Position, m: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::history::piece_to;
 
     /// The vector search for the best score picks the place the one-pass scan picks: the first
     /// of the highest, at every length and with ties (few distinct scores).
@@ -851,7 +852,6 @@ mod tests {
             }
         }
     }
-    use crate::search::history::piece_to;
 
     /// Every legal move comes out exactly once, whatever the hints.
     #[test]
