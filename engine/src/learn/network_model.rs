@@ -240,6 +240,7 @@ impl FloatNet {
             net.out_weights[j] = q(d[OUT_AT + j], qw, 32767.0) as i16;
         }
         net.out_bias = q(d[OUT_BIAS_AT], qa * qw, 1e9) as i32;
+        net.prepare();
         net
     }
 

@@ -77,7 +77,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         return Err("checksum mismatch: the file is damaged".to_string());
     }
     let mut r = Reader { bytes: body, at: HEADER };
-    Ok(Network {
+    let mut net = Network {
         ft_weights: r.i16s(FEATURES * L1),
         ft_bias: r.i16s(L1),
         psqt: r.i32s(FEATURES),
@@ -87,7 +87,10 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         l3_bias: r.i32s(L3),
         out_weights: r.i16s(L3),
         out_bias: r.i32s(1)[0],
-    })
+        l2_columns: Vec::new(),
+    };
+    net.prepare();
+    Ok(net)
 }
 
 /// Whether the file at `path` starts as a network file does (a weights file is text).

@@ -64,3 +64,60 @@ pub unsafe fn dense_avx2<const IN: usize, const OUT: usize>(
         }
     }
 }
+
+/// Outputs of the sparse layer, eight to a register.
+const SPARSE_REGS: usize = super::L2 / 8;
+
+/// The first dense layer over its non-zero inputs only: most of the clipped first-layer
+/// outputs are zero (22 % of the bytes and 60 % of the groups of four were not, counted on the
+/// bench), and a zero group adds nothing. `columns` holds the weights by groups of four inputs
+/// ([`super::columns_of`]): for group `g` and output `j`, the four bytes at `(g * L2 + j) * 4`.
+/// Each non-zero group is broadcast and multiplied into all outputs at once; the pairs summed
+/// are the pairs the dense kernel sums, so the integer sums, and the value, are the same.
+///
+/// # Safety
+/// The processor must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub unsafe fn sparse_dense_avx2<const IN: usize>(
+    input: &[u8; IN],
+    columns: &[i8],
+    bias: &[i32],
+    out: &mut [u8; super::L2],
+) {
+    use super::L2;
+    debug_assert!(IN.is_multiple_of(32) && columns.len() >= IN * L2 && bias.len() >= L2);
+    let ones = _mm256_set1_epi16(1);
+    let mut acc = [_mm256_setzero_si256(); SPARSE_REGS];
+    let groups = input.as_ptr() as *const i32;
+    let mut k = 0;
+    while k < IN {
+        let x = _mm256_loadu_si256(input.as_ptr().add(k) as *const __m256i);
+        let zero = _mm256_cmpeq_epi32(x, _mm256_setzero_si256());
+        let mut live = !(_mm256_movemask_ps(_mm256_castsi256_ps(zero)) as u32) & 0xff;
+        while live != 0 {
+            let g = k / 4 + live.trailing_zeros() as usize;
+            live &= live - 1;
+            let x = _mm256_set1_epi32(groups.add(g).read_unaligned());
+            let w = columns.as_ptr().add(g * L2 * 4) as *const __m256i;
+            for (r, a) in acc.iter_mut().enumerate() {
+                let w = _mm256_loadu_si256(w.add(r));
+                *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), ones));
+            }
+        }
+        k += 32;
+    }
+    for (r, a) in acc.iter().enumerate() {
+        let b = _mm256_loadu_si256(bias.as_ptr().add(8 * r) as *const __m256i);
+        let v = _mm256_srai_epi32(_mm256_add_epi32(*a, b), super::QW_SHIFT as i32);
+        let v = _mm256_min_epi32(
+            _mm256_max_epi32(v, _mm256_setzero_si256()),
+            _mm256_set1_epi32(super::QA),
+        );
+        let mut lanes = [0i32; 8];
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, v);
+        for (o, &l) in out[8 * r..8 * r + 8].iter_mut().zip(lanes.iter()) {
+            *o = l as u8;
+        }
+    }
+}
