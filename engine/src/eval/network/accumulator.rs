@@ -2,7 +2,6 @@
 //! feature rows ([`Delta`]); a king move computes its own view again from the board.
 
 use super::features::{Delta, View, MAX_ACTIVE};
-use super::refresh_cache::RefreshCache;
 use super::{row_sums, Network, L1};
 use shogi::{Color, Move, Position};
 
@@ -40,9 +39,16 @@ impl NetAccumulator {
         self.psqt[s] = active[..n].iter().map(|&f| net.psqt[f]).sum();
     }
 
+    /// The sums of `pos`, which the move `m` reached from the position `self` belongs to.
+    pub fn after_move(&self, pos: &Position, m: Move, net: &Network) -> NetAccumulator {
+        let mut next = self.clone();
+        self.write_after_move(&mut next, pos, m, net);
+        next
+    }
+
     /// Writes into `next` the sums of `pos`, which the move `m` reached from the position
     /// `self` belongs to (each view's sums copied once and updated there, or computed from the
-    /// board, through `cache`, when its king changed bucket).
+    /// board when its king changed bucket).
     #[inline]
     pub fn write_after_move(
         &self,
@@ -50,7 +56,6 @@ impl NetAccumulator {
         pos: &Position,
         m: Move,
         net: &Network,
-        cache: &mut RefreshCache,
     ) {
         // Both views' changes first, and their rows asked for, so that the second view's
         // cache misses overlap the first view's sums.
@@ -77,15 +82,7 @@ impl NetAccumulator {
                     next.psqt[s] = self.psqt[s] - removed.iter().map(|&f| net.psqt[f]).sum::<i32>()
                         + added.iter().map(|&f| net.psqt[f]).sum::<i32>();
                 }
-                None => {
-                    next.views[s] = View::of(pos, side);
-                    match next.views[s] {
-                        Some(view) => {
-                            next.psqt[s] = cache.refresh(pos, net, view, &mut next.sums[s])
-                        }
-                        None => next.refresh(pos, net, side),
-                    }
-                }
+                None => next.refresh(pos, net, side),
             }
         }
     }
@@ -103,17 +100,12 @@ impl NetAccumulator {
 pub struct NetStack {
     entries: Vec<NetAccumulator>,
     top: usize,
-    refresh_cache: RefreshCache,
 }
 
 impl NetStack {
     /// A stack holding the root's accumulator, with room for `depth` moves before it grows.
     pub fn new(root: NetAccumulator, depth: usize) -> NetStack {
-        NetStack {
-            entries: vec![root; depth.max(1) + 1],
-            top: 0,
-            refresh_cache: RefreshCache::default(),
-        }
+        NetStack { entries: vec![root; depth.max(1) + 1], top: 0 }
     }
 
     /// The accumulator of the current position.
@@ -130,7 +122,7 @@ impl NetStack {
             self.entries.push(self.entries[top].clone());
         }
         let (done, rest) = self.entries.split_at_mut(top + 1);
-        done[top].write_after_move(&mut rest[0], pos, m, net, &mut self.refresh_cache);
+        done[top].write_after_move(&mut rest[0], pos, m, net);
         self.top = top + 1;
     }
 

@@ -52,8 +52,6 @@ pub const PER_BUCKET: usize = HAND_START + 2 * HAND_FEATURES;
 /// King buckets: three file groups (edge, middle, centre, after mirroring) by four rank
 /// groups (the back rank, the second, the third, further up).
 pub const BUCKETS: usize = 12;
-/// The distinct views: two sides, [`BUCKETS`] buckets, mirrored or not.
-pub const VIEW_SLOTS: usize = 2 * BUCKETS * 2;
 /// Features of one perspective, all buckets.
 pub const FEATURES: usize = BUCKETS * PER_BUCKET;
 /// The most features one perspective can light (40 pieces, each hand thermometer full).
@@ -149,19 +147,6 @@ impl View {
     /// The bucket this view counts its features in.
     pub fn bucket(self) -> usize {
         self.base / PER_BUCKET
-    }
-
-    /// The first feature of this view's bucket.
-    #[inline(always)]
-    pub fn base(self) -> usize {
-        self.base
-    }
-
-    /// Which of the [`VIEW_SLOTS`] (side, bucket, mirrored or not) this view is: views of one
-    /// slot light their features by the same rule.
-    #[inline(always)]
-    pub fn slot(self) -> usize {
-        (self.side.index() * BUCKETS + self.bucket()) * 2 + usize::from(self.mirror)
     }
 
     fn square(self, sq: Square) -> usize {

@@ -14,7 +14,6 @@
 pub mod accumulator;
 pub mod features;
 pub mod file;
-mod refresh_cache;
 pub mod row_sums;
 mod simd;
 
