@@ -51,22 +51,31 @@ pub unsafe fn dense_avx2<const IN: usize, const OUT: usize>(
             _mm256_permute2x128_si256(s0123, s4567, 0x20),
             _mm256_permute2x128_si256(s0123, s4567, 0x31),
         );
-        let b = _mm256_loadu_si256(bias.as_ptr().add(j0) as *const __m256i);
-        let v = _mm256_srai_epi32(_mm256_add_epi32(sums, b), super::QW_SHIFT as i32);
-        let v = _mm256_min_epi32(
-            _mm256_max_epi32(v, _mm256_setzero_si256()),
-            _mm256_set1_epi32(super::QA),
-        );
-        let mut lanes = [0i32; ROWS];
-        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, v);
-        for (o, &l) in out[j0..j0 + ROWS].iter_mut().zip(lanes.iter()) {
-            *o = l as u8;
-        }
+        activate(sums, &bias[j0..j0 + ROWS], &mut out[j0..j0 + ROWS]);
     }
 }
 
-/// Outputs of the sparse layer, eight to a register.
-const SPARSE_REGS: usize = super::L2 / 8;
+/// Eight outputs from their sums: `out[i] = clamp((sums[i] + bias[i]) >> QW_SHIFT, 0, QA)`.
+///
+/// # Safety
+/// The processor must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn activate(sums: __m256i, bias: &[i32], out: &mut [u8]) {
+    assert!(bias.len() == ROWS && out.len() == ROWS);
+    let b = _mm256_loadu_si256(bias.as_ptr() as *const __m256i);
+    let v = _mm256_srai_epi32(_mm256_add_epi32(sums, b), super::QW_SHIFT as i32);
+    let v =
+        _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(super::QA));
+    let mut lanes = [0i32; ROWS];
+    _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, v);
+    for (o, &l) in out.iter_mut().zip(lanes.iter()) {
+        *o = l as u8;
+    }
+}
+
+/// Registers of eight outputs that hold the sparse layer's sums.
+const SPARSE_REGS: usize = super::L2 / ROWS;
 
 /// The first dense layer over its non-zero inputs only: most of the clipped first-layer
 /// outputs are zero (22 % of the bytes and 60 % of the groups of four were not, counted on the
@@ -107,17 +116,8 @@ pub unsafe fn sparse_dense_avx2<const IN: usize>(
         }
         k += 32;
     }
-    for (r, a) in acc.iter().enumerate() {
-        let b = _mm256_loadu_si256(bias.as_ptr().add(8 * r) as *const __m256i);
-        let v = _mm256_srai_epi32(_mm256_add_epi32(*a, b), super::QW_SHIFT as i32);
-        let v = _mm256_min_epi32(
-            _mm256_max_epi32(v, _mm256_setzero_si256()),
-            _mm256_set1_epi32(super::QA),
-        );
-        let mut lanes = [0i32; 8];
-        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, v);
-        for (o, &l) in out[8 * r..8 * r + 8].iter_mut().zip(lanes.iter()) {
-            *o = l as u8;
-        }
+    for (r, &a) in acc.iter().enumerate() {
+        let at = ROWS * r..ROWS * (r + 1);
+        activate(a, &bias[at.clone()], &mut out[at]);
     }
 }
