@@ -88,6 +88,9 @@ pub struct SolverConfig {
     /// Count where the first proof's expansions go (`solve --profile`, see
     /// `search::profile`): a diagnostic that costs memory, off by default.
     pub profile: bool,
+    /// With `profile`: the first expansions of the first proof to keep in order (`solve
+    /// --trace N`, see `search::profile::Trace`); 0: none.
+    pub trace: usize,
     /// Under tsume rules, of the checks that mate as soon at a node of the main line, the line
     /// takes the first in the order of the moves, asking each check before it whether it does
     /// (the composer's report, so that the line does not depend on what the table held; see
@@ -129,6 +132,7 @@ impl Default for SolverConfig {
             table_file: None,
             threads: 1,
             profile: false,
+            trace: 0,
             lines_in_order: false,
             expect_no: false,
             refine_recalled: false,

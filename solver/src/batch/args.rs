@@ -97,6 +97,11 @@ pub struct SolveArgs {
     /// `<profile DIR>/<id>.off-proof.tsv` (the 40 places with the most) and one line on stderr.
     #[arg(long, value_name = "DIR", requires = "profile")]
     pub proof_reference: Option<PathBuf>,
+    /// With `--profile`: the first N expansions of each first proof in order, into
+    /// `<DIR>/<id>.trace` (`seq ply OR|AND sfen th_pn th_dn pn dn before, pn dn after,
+    /// again`), to walk beside another solver's traced in the same form.
+    #[arg(long, value_name = "N", requires = "profile", default_value_t = 0)]
+    pub trace: usize,
 }
 
 /// `--shard K/N`: the problems whose index (from 0, over all files) is K − 1 modulo N.

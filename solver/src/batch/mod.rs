@@ -88,6 +88,7 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         table_file: args.table_file.clone(),
         threads: args.threads.map_or_else(|| args::default_threads(jobs), usize::from),
         profile: args.profile.is_some(),
+        trace: args.trace,
         lines_in_order: false,
         expect_no: false,
         refine_recalled: false,
@@ -343,6 +344,7 @@ mod tests {
             table_file: None,
             profile: None,
             proof_reference: None,
+            trace: 0,
         }
     }
 

@@ -25,6 +25,12 @@ pub fn write(dir: &Path, id: &str, profile: &Profile, result: &SolveResult) -> S
     if let Err(e) = std::fs::write(&path, profile.to_tsv(BAND)) {
         return format!("{}: cannot write: {e}", path.display());
     }
+    if let Some(trace) = &profile.trace {
+        let path = dir.join(format!("{}.trace", file_name(id)));
+        if let Err(e) = std::fs::write(&path, trace.to_tsv()) {
+            return format!("{}: cannot write: {e}", path.display());
+        }
+    }
     summary(id, profile, result)
 }
 

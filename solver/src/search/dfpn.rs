@@ -217,10 +217,23 @@ impl Search<'_> {
             return Value::disproven(hand, false, 0);
         }
         self.visits += 1;
+        let mut traced = None;
         if let Some(p) = self.profile.as_mut().filter(|_| self.phase == Phase::FirstProof) {
             let interposable =
                 !or_node && blocking_squares(pos).is_some_and(|(_, line)| line.is_nonempty());
-            p.expanded(ply, pos.board_key() ^ self.key_salt, hand, interposable);
+            let key = pos.board_key() ^ self.key_salt;
+            p.expanded(ply, key, hand, interposable);
+            if p.trace_wants() {
+                let sfen = pos.to_sfen();
+                traced = p.trace_entered(
+                    ply.saturating_sub(1),
+                    key,
+                    hand,
+                    or_node,
+                    sfen,
+                    (th_pn, th_dn),
+                );
+            }
             if let Some(o) = p.off_proof.as_mut() {
                 let parent = ply.checked_sub(2).and_then(|i| self.path.get(i)).copied();
                 o.expanded(ply, pos, parent);
@@ -325,6 +338,9 @@ impl Search<'_> {
                 break Value::unknown(1, 1, hand);
             }
             self.enter(pos);
+            if let Some(p) = self.profile.as_mut() {
+                p.trace_child(child.value.pn, child.value.dn);
+            }
             let v = self.mid(pos, child_th_pn, child_th_dn, grandchild_depth);
             self.leave();
             self.unplay(pos, &child);
@@ -343,6 +359,9 @@ impl Search<'_> {
         if !self.aborted && self.phase == Phase::FirstProof {
             if let Some(p) = self.profile.as_mut() {
                 p.ended(ply, value.is_solved(), value.by_repetition);
+                if let Some(i) = traced {
+                    p.trace_left(i, value.pn, value.dn);
+                }
             }
         }
 

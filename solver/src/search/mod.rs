@@ -557,7 +557,9 @@ fn new_search<'a>(
         solved_above: Default::default(),
         profile: config.profile.then(|| {
             let reference = config.profile_reference.as_ref().map(|r| r.0.clone());
-            Box::new(profile::Profile::against(reference))
+            let mut p = profile::Profile::against(reference);
+            p.trace = (config.trace > 0).then(|| profile::Trace::new(config.trace));
+            Box::new(p)
         }),
         busy: None,
         left_out: None,

@@ -5,9 +5,66 @@
 //! expansion. On, it keeps a map of every position expanded (a few hundred bytes per
 //! thousand expansions), which is why it is never on in a user's search.
 
+use crate::pn::{PnDn, INF};
 use shogi::Hand;
 use std::collections::HashMap;
 use std::fmt::Write as _;
+
+/// One expansion as `solve --trace` writes it: where it was, what it was given, what it left.
+#[derive(Clone, Debug)]
+pub struct TraceRecord {
+    /// Plies from the root (the root is 0).
+    pub ply: usize,
+    pub or_node: bool,
+    pub sfen: String,
+    /// The thresholds the node was searched under.
+    pub threshold: (PnDn, PnDn),
+    /// The node's numbers as its parent had them when it chose it.
+    pub before: (PnDn, PnDn),
+    /// The numbers it returned (`None`: cut by an abort).
+    pub after: Option<(PnDn, PnDn)>,
+    /// The position (board and attacker's hand) was expanded before.
+    pub again: bool,
+}
+
+/// The first expansions of a first proof in order, to walk beside another solver's
+/// (shtsume's, traced in the same form): the first where the two differ names a mechanism.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    limit: usize,
+    pub records: Vec<TraceRecord>,
+    /// The numbers the parent holds for the child it is about to search.
+    pending: (PnDn, PnDn),
+}
+
+impl Trace {
+    pub fn new(limit: usize) -> Trace {
+        Trace { limit, records: Vec::new(), pending: (1, 1) }
+    }
+
+    /// Lines of `seq ply OR|AND sfen th_pn th_dn pn_before dn_before pn_after dn_after
+    /// again`, an unsolved side's infinity written as `inf`.
+    pub fn to_tsv(&self) -> String {
+        let n = |v: PnDn| if v == INF { "inf".to_string() } else { v.to_string() };
+        let mut out = String::new();
+        for (i, r) in self.records.iter().enumerate() {
+            let (pn1, dn1) = r.after.map_or(("cut".into(), "cut".into()), |(p, d)| (n(p), n(d)));
+            let _ = writeln!(
+                out,
+                "{i}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{pn1}\t{dn1}\t{}",
+                r.ply,
+                if r.or_node { "OR" } else { "AND" },
+                r.sfen,
+                n(r.threshold.0),
+                n(r.threshold.1),
+                n(r.before.0),
+                n(r.before.1),
+                u8::from(r.again)
+            );
+        }
+        out
+    }
+}
 
 /// What one ply's expansions were.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,6 +128,8 @@ pub struct Profile {
     seen: HashMap<(u64, Hand), u32>,
     /// Where the expansions left another solver's proof, when one was given.
     pub off_proof: Option<super::reference_proof::OffProof>,
+    /// The first expansions in order (`solve --trace N`).
+    pub trace: Option<Trace>,
 }
 
 impl Profile {
@@ -99,6 +158,42 @@ impl Profile {
         at.expansions += 1;
         at.again += u64::from(again);
         at.interposable += u64::from(interposable);
+    }
+
+    /// The parent is about to search a child it holds at `(pn, dn)`.
+    pub(super) fn trace_child(&mut self, pn: PnDn, dn: PnDn) {
+        if let Some(t) = self.trace.as_mut() {
+            t.pending = (pn, dn);
+        }
+    }
+
+    /// Whether the trace wants the next expansion (its position is written only then).
+    pub(super) fn trace_wants(&self) -> bool {
+        self.trace.as_ref().is_some_and(|t| t.records.len() < t.limit)
+    }
+
+    /// Records an expansion (the one [`Profile::expanded`] just counted) and returns its index
+    /// for [`Profile::trace_left`].
+    pub(super) fn trace_entered(
+        &mut self,
+        ply: usize,
+        key: u64,
+        hand: Hand,
+        or_node: bool,
+        sfen: String,
+        threshold: (PnDn, PnDn),
+    ) -> Option<usize> {
+        let again = self.seen.get(&(key, hand)).is_some_and(|&n| n > 1);
+        let t = self.trace.as_mut().filter(|t| t.records.len() < t.limit)?;
+        let before = std::mem::replace(&mut t.pending, (1, 1));
+        t.records.push(TraceRecord { ply, or_node, sfen, threshold, before, after: None, again });
+        Some(t.records.len() - 1)
+    }
+
+    pub(super) fn trace_left(&mut self, index: usize, pn: PnDn, dn: PnDn) {
+        if let Some(r) = self.trace.as_mut().and_then(|t| t.records.get_mut(index)) {
+            r.after = Some((pn, dn));
+        }
     }
 
     /// The expansion at `ply` ended unsolved (`solved` false) or, solved, by a repetition.
@@ -191,5 +286,31 @@ mod tests {
         assert_eq!(rows.len(), 3, "{tsv}");
         assert!(rows[1].starts_with("0-1\t3\t1\t2\t1\t1\t2\t1\t"), "{tsv}");
         assert!(rows[2].starts_with("2-3\t1\t0\t"), "{tsv}");
+    }
+
+    #[test]
+    fn trace_keeps_the_first_expansions_in_order_with_their_numbers() {
+        let mut p = Profile { trace: Some(Trace::new(2)), ..Profile::default() };
+        let hand = Hand::EMPTY;
+        p.expanded(0, 1, hand, false);
+        assert!(p.trace_wants());
+        let root = p.trace_entered(0, 1, hand, true, "root".into(), (INF, INF));
+        p.trace_child(3, 2);
+        p.expanded(1, 2, hand, false);
+        let child = p.trace_entered(1, 2, hand, false, "child".into(), (4, INF));
+        p.trace_left(child.unwrap(), 5, 2);
+        p.expanded(1, 2, hand, false);
+        assert!(!p.trace_wants(), "the limit is two records");
+        assert_eq!(p.trace_entered(1, 2, hand, false, "again".into(), (6, INF)), None);
+        let tsv = p.trace.as_ref().map(Trace::to_tsv).unwrap_or_default();
+        let rows: Vec<&str> = tsv.lines().collect();
+        assert_eq!(
+            rows,
+            [
+                "0\t0\tOR\troot\tinf\tinf\t1\t1\tcut\tcut\t0",
+                "1\t1\tAND\tchild\t4\tinf\t3\t2\t5\t2\t0"
+            ]
+        );
+        assert_eq!(root, Some(0));
     }
 }
