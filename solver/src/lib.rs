@@ -12,6 +12,7 @@ pub use search::Solver;
 pub mod pn;
 pub mod recipe;
 pub mod repetition_table;
+pub mod replica;
 pub mod table_file;
 pub mod tt;
 
