@@ -10,7 +10,12 @@
 //! visited in shtsume's order ([`sht_index`]), which decides the order of equal moves.
 
 pub mod checks;
+pub mod codes;
+pub mod command;
 pub mod evasions;
+pub mod numbers;
+pub mod pieces;
+pub mod search;
 pub mod table;
 
 use shogi::{Hand, Move, Square};

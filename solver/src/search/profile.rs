@@ -42,6 +42,11 @@ impl Trace {
         Trace { limit, records: Vec::new(), pending: (1, 1) }
     }
 
+    /// How many expansions it keeps.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
     /// Lines of `seq ply OR|AND sfen th_pn th_dn pn_before dn_before pn_after dn_after
     /// again`, an unsolved side's infinity written as `inf`.
     pub fn to_tsv(&self) -> String {

@@ -1,0 +1,467 @@
+//! shtsume's search: one call at the root under a pn threshold of 255, OR and AND nodes that
+//! iterate over a sorted list of choices until a threshold is crossed, the table read for
+//! every child and written when a node returns (shtsume's `bn_search_or`/`bn_search_and`).
+
+use super::checks::checks;
+use super::evasions::evasions;
+use super::numbers::{attacker_order, defender_order, reorder, sort, weak_dn, weak_pn};
+use super::pieces;
+use super::table::Table;
+use super::{sht_index, Entry, INFINITE, MAX_DEPTH, PRE_DISPROOF_MAX, PRE_PROOF_MAX, PROOF_MAX};
+use crate::pn::{PnDn, INF};
+use crate::search::profile::{Trace, TraceRecord};
+use shogi::{Color, PieceKind, Position, Square};
+use std::collections::HashSet;
+
+/// The thresholds a node is searched under (`tdata_t` used as a threshold).
+#[derive(Clone, Copy, Debug)]
+struct Thresholds {
+    pn: u16,
+    dn: u16,
+    sh: u16,
+}
+
+/// What a first proof by the replica came to.
+#[derive(Debug)]
+pub struct ReplicaOutcome {
+    /// The root's numbers: pn 0 proven, dn 0 disproven.
+    pub pn: u16,
+    pub dn: u16,
+    /// The height of the proof tree (the mate's length as the first proof has it).
+    pub sh: u16,
+    /// Positions expanded (children generated), the first time and again, and those with
+    /// no move (shtsume expands them too; ours answers them at the parent).
+    pub expansions: u64,
+    pub again: u64,
+    pub terminal: u64,
+    /// The node limit cut the search.
+    pub aborted: bool,
+    pub trace: Option<Trace>,
+}
+
+/// The replica's state for one problem.
+pub struct Replica {
+    pos: Position,
+    table: Table,
+    attacker: Color,
+    ply: u16,
+    /// The square shtsume holds as "the checker" (`S_ATTACK[0]`): set where a side is in
+    /// check, kept through the moves after; its piece decides the distance floor at OR nodes.
+    checker: Vec<usize>,
+    symmetric: bool,
+    node_limit: u64,
+    nodes: u64,
+    aborted: bool,
+    seen: HashSet<u64>,
+    again: u64,
+    terminal: u64,
+    trace: Option<Trace>,
+}
+
+impl Replica {
+    pub fn new(pos: &Position, megabytes: usize, node_limit: u64, trace: usize) -> Replica {
+        Replica {
+            pos: pos.clone(),
+            table: Table::new(megabytes),
+            attacker: pos.side_to_move(),
+            ply: 0,
+            checker: vec![0],
+            symmetric: symmetric(pos),
+            node_limit,
+            nodes: 0,
+            aborted: false,
+            seen: HashSet::new(),
+            again: 0,
+            terminal: 0,
+            trace: (trace > 0).then(|| Trace::new(trace)),
+        }
+    }
+
+    /// shtsume's first proof: one OR search of the root under (255, ∞ − 1, 2000).
+    pub fn first_proof(mut self) -> ReplicaOutcome {
+        let mut root = Entry { pn: 1, dn: 1, ..Entry::default() };
+        let th = Thresholds { pn: PROOF_MAX - 1, dn: INFINITE - 1, sh: MAX_DEPTH };
+        self.or_node(th, &mut root);
+        ReplicaOutcome {
+            pn: root.pn,
+            dn: root.dn,
+            sh: root.sh,
+            expansions: self.nodes - self.terminal,
+            again: self.again,
+            terminal: self.terminal,
+            aborted: self.aborted,
+            trace: self.trace,
+        }
+    }
+
+    fn play(&mut self, m: shogi::Move) {
+        self.pos.make_move(m);
+        self.ply += 1;
+        let checker = match first_checker(&self.pos) {
+            Some(sq) => sht_index(sq),
+            None => *self.checker.last().unwrap_or(&0),
+        };
+        self.checker.push(checker);
+    }
+
+    fn unplay(&mut self) {
+        self.pos.unmake_move();
+        self.ply -= 1;
+        self.checker.pop();
+    }
+
+    /// Counts the expansion and, while the trace wants it, records it; returns its index.
+    fn entered(&mut self, or_node: bool, th: Thresholds, entry: &Entry) -> Option<usize> {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        let again = !self.seen.insert(self.pos.key());
+        self.again += u64::from(again);
+        let t = self.trace.as_mut()?;
+        if t.records.len() >= t.limit() {
+            return None;
+        }
+        t.records.push(TraceRecord {
+            ply: usize::from(self.ply),
+            or_node,
+            sfen: self.pos.to_sfen(),
+            threshold: (wide(th.pn), wide(th.dn)),
+            before: (wide(entry.pn), wide(entry.dn)),
+            after: None,
+            again,
+        });
+        Some(t.records.len() - 1)
+    }
+
+    fn left(&mut self, index: Option<usize>, entry: &Entry) {
+        if let (Some(i), Some(t)) = (index, self.trace.as_mut()) {
+            if let Some(r) = t.records.get_mut(i) {
+                r.after = Some((wide(entry.pn), wide(entry.dn)));
+            }
+        }
+    }
+
+    fn or_node(&mut self, th: Thresholds, entry: &mut Entry) {
+        let index = self.entered(true, th, entry);
+        self.or_body(th, entry);
+        self.left(index, entry);
+    }
+
+    fn and_node(&mut self, th: Thresholds, entry: &mut Entry) {
+        let index = self.entered(false, th, entry);
+        self.and_body(th, entry);
+        self.left(index, entry);
+    }
+
+    /// Looks `e` up as the position after its first move.
+    fn look(&mut self, e: &mut Entry) {
+        self.pos.make_move(e.head());
+        self.table.lookup(&self.pos, self.ply + 1, self.attacker, e);
+        self.pos.unmake_move();
+    }
+
+    fn or_body(&mut self, th: Thresholds, entry: &mut Entry) {
+        let ply = self.ply;
+        let mut list = checks(&self.pos, &self.table, ply);
+        if list.is_empty() {
+            self.terminal += 1;
+            entry.pn = INFINITE;
+            entry.dn = 0;
+            entry.sh = 0;
+            entry.hand = pieces::disproof_hand_no_check(&self.pos);
+            self.table.update(&self.pos, ply, self.attacker, entry);
+            return;
+        }
+        if ply == 0 && self.symmetric {
+            // A symmetric problem's checks on files 6-9 mirror those on 1-4; shtsume keeps
+            // files 1-5, and its list comes out reversed.
+            list.retain(|e| e.head().to().file().index() < 5);
+            list.reverse();
+        }
+        let king = self.pos.king_square(!self.attacker);
+        let floor = !matches!(
+            self.pos.piece_at(super::from_sht_index(*self.checker.last().unwrap_or(&0))).get(),
+            Some((_, PieceKind::Horse))
+        );
+        for e in list.iter_mut() {
+            self.look(e);
+            e.length = king.map_or(1, |k| distance(k, e.head().to()));
+            if !e.search && floor {
+                e.pn = e.pn.max(u16::from(e.length));
+            }
+        }
+        let mut list = sort(list, &self.pos, attacker_order);
+        loop {
+            // A mate with pieces to spare: look one ply into the unsearched others for a
+            // mate without.
+            if list[0].pn == 0 && list[0].sh > 1 && list[0].inc && ply < 30 {
+                let probe = Thresholds { pn: INFINITE - 1, dn: INFINITE - 1, sh: 2 };
+                for e in list.iter_mut().skip(1).filter(|e| !e.search) {
+                    self.play(e.head());
+                    self.and_node(probe, e);
+                    self.unplay();
+                    e.search = true;
+                }
+                list = sort(list, &self.pos, attacker_order);
+            }
+            entry.pn = list[0].pn;
+            let (dn, dcnt) = if ply > 0 { weak_dn(&list) } else { (list[0].dn, 0) };
+            entry.dn = dn;
+            entry.sh = list[0].sh + 1;
+            entry.inc = list[0].inc;
+            if entry.pn >= th.pn || entry.dn >= th.dn || entry.sh >= th.sh || self.aborted {
+                if entry.pn == 0 {
+                    let best = list[0].clone();
+                    pieces::proven_or(&self.pos, entry, &best);
+                } else if entry.dn == 0 {
+                    pieces::disproven_or(&self.pos, entry, &list);
+                }
+                self.table.update(&self.pos, ply, self.attacker, entry);
+                return;
+            }
+            let child = if list.len() > 1 {
+                let next =
+                    if list[0].search { list[1].pn.saturating_add(1).min(INFINITE) } else { 1 };
+                Thresholds {
+                    pn: th.pn.min(next),
+                    dn: if th.dn == INFINITE - 1 || ply == 0 { th.dn } else { th.dn - dcnt },
+                    sh: th.sh - 1,
+                }
+            } else {
+                Thresholds { sh: th.sh - 1, ..th }
+            };
+            entry.pn = child.pn;
+            entry.dn = child.dn;
+            entry.sh = child.sh;
+            list[0].search = true;
+            let current = self.table.set_current(&self.pos, ply, self.attacker, entry);
+            let mut e = std::mem::take(&mut list[0]);
+            self.play(e.head());
+            self.and_node(child, &mut e);
+            self.unplay();
+            list[0] = e;
+            if let Some(c) = current {
+                self.table.clear_current(c);
+            }
+            reorder(&mut list, &self.pos, attacker_order);
+        }
+    }
+
+    fn and_body(&mut self, th: Thresholds, entry: &mut Entry) {
+        let ply = self.ply;
+        let distant = entry.length > 2;
+        let generated = evasions(&self.pos, &self.table, ply);
+        let (futile_drops, futile_moves) = (generated.invalid_drops, generated.invalid_moves);
+        let mut list = generated.entries;
+        if list.is_empty() {
+            self.terminal += 1;
+            pieces::mated(&self.pos, entry, futile_drops);
+            self.table.update(&self.pos, ply, self.attacker, entry);
+            return;
+        }
+        // Read the table; a chain whose head is proven lets its next move out.
+        let mut i = 0;
+        while i < list.len() {
+            self.look(&mut list[i]);
+            if list[i].moves.len() > 1 && list[i].pn == 0 {
+                let rest = list[i].moves.split_off(1);
+                list.insert(i + 1, Entry::chain(rest));
+            }
+            i += 1;
+        }
+        loop {
+            list = sort(list, &self.pos, defender_order);
+            if distant {
+                self.fold_undefended_drops(&mut list);
+            }
+            if futile_moves && list[0].pn == 0 && list[0].inc {
+                pieces::mated(&self.pos, entry, futile_drops);
+                self.table.update(&self.pos, ply, self.attacker, entry);
+                return;
+            }
+            let mut pcnt;
+            loop {
+                entry.dn = list[0].dn;
+                (entry.pn, pcnt) = weak_pn(&list);
+                entry.sh = list[0].sh + 1;
+                let head_empty = self.pos.piece_at(list[0].head().to()).get().is_none();
+                if list[0].pn >= PRE_PROOF_MAX - 1 && list[0].dn == 1 {
+                    // A simple loop: the defence that keeps coming back is a disproof.
+                    entry.dn = 0;
+                    entry.pn = INFINITE;
+                    break;
+                } else if entry.pn > PRE_PROOF_MAX
+                    && entry.dn > 0
+                    && list.len() > 1
+                    && list[1].pn > 0
+                    && head_empty
+                {
+                    // pn grows without end (GHI): the hardest defence folds behind the others.
+                    let mut rest = std::mem::take(&mut list).into_iter();
+                    let mut hardest = rest.next().unwrap_or_default();
+                    let mut others = Vec::new();
+                    for e in rest {
+                        if e.pn > hardest.pn {
+                            others.insert(0, std::mem::replace(&mut hardest, e));
+                        } else {
+                            others.insert(0, e);
+                        }
+                    }
+                    list = sort(others, &self.pos, defender_order);
+                    list[0].moves.extend(hardest.moves);
+                } else if list[0].pn > 0
+                    && list[0].dn > PRE_DISPROOF_MAX
+                    && list.len() > 1
+                    && list[1].pn > 0
+                    && list[1].dn > 0
+                {
+                    // dn grows without end: the next defence folds behind the first.
+                    let second = list.remove(1);
+                    list[0].moves.extend(second.moves);
+                } else {
+                    break;
+                }
+            }
+            if entry.pn >= th.pn || entry.dn >= th.dn || entry.sh >= th.sh || self.aborted {
+                if entry.dn == 0 {
+                    let best = list[0].clone();
+                    pieces::disproven_and(&self.pos, entry, &best);
+                } else if entry.pn == 0 {
+                    if futile_drops {
+                        let attacker_hand = self.pos.hand(self.attacker);
+                        entry.hand = attacker_hand;
+                        entry.inc = list[0].inc;
+                        entry.hinc = list[0].inc;
+                        let nouse = i32::from(list[0].nouse) + attacker_hand.total() as i32
+                            - list[0].hand.total() as i32;
+                        entry.nouse = (nouse & 63) as u8;
+                        entry.nouse2 = entry.nouse;
+                    } else {
+                        pieces::proven_and(&self.pos, entry, &list);
+                    }
+                }
+                self.table.update(&self.pos, ply, self.attacker, entry);
+                return;
+            }
+            let child = if list.len() > 1 {
+                Thresholds {
+                    dn: th.dn.min(list[1].dn.saturating_add(1)),
+                    pn: th.pn - pcnt,
+                    sh: th.sh - 1,
+                }
+            } else {
+                Thresholds { sh: th.sh - 1, ..th }
+            };
+            entry.pn = child.pn;
+            entry.dn = child.dn;
+            entry.sh = child.sh;
+            let current = self.table.set_current(&self.pos, ply, self.attacker, entry);
+            let mut e = std::mem::take(&mut list[0]);
+            self.play(e.head());
+            self.or_node(child, &mut e);
+            self.unplay();
+            list[0] = e;
+            if let Some(c) = current {
+                self.table.clear_current(c);
+            }
+            // A proven interposition lets the next of its chain out, to the front.
+            while list[0].moves.len() > 1 && list[0].pn == 0 {
+                let rest = list[0].moves.split_off(1);
+                let mut e = Entry::chain(rest);
+                self.look(&mut e);
+                list.insert(0, e);
+            }
+        }
+    }
+
+    /// `ryuma_flag`: against a check from afar, a drop nothing of the defender's guards is
+    /// folded behind another defence.
+    fn fold_undefended_drops(&self, list: &mut Vec<Entry>) {
+        let defender = self.pos.side_to_move();
+        let guarded =
+            |sq: Square| self.pos.attackers_to(defender, sq, self.pos.occupied()).is_nonempty();
+        let unsolved = |e: &Entry| e.pn > 0 && e.dn > 0;
+        if list[0].head().is_drop() {
+            if unsolved(&list[0])
+                && list.len() > 1
+                && unsolved(&list[1])
+                && !guarded(list[0].head().to())
+            {
+                let first = list.remove(0);
+                list[0].moves.extend(first.moves);
+            }
+        } else {
+            let mut i = 1;
+            while i < list.len() {
+                if list[i].pn == 0 {
+                    break;
+                }
+                if list[i].head().is_drop() && !guarded(list[i].head().to()) {
+                    let folded = list.remove(i);
+                    list[0].moves.extend(folded.moves);
+                    break;
+                }
+                i += 1;
+            }
+        }
+    }
+}
+
+fn wide(v: u16) -> PnDn {
+    if v == INFINITE {
+        INF
+    } else {
+        PnDn::from(v)
+    }
+}
+
+/// shtsume's distance from the king to a move's destination: along a line (rank, file or
+/// diagonal) the number of steps, elsewhere 1.
+fn distance(king: Square, to: Square) -> u8 {
+    let (kf, kr) = (king.file().index() as i32, king.rank().index() as i32);
+    let (tf, tr) = (to.file().index() as i32, to.rank().index() as i32);
+    let (df, dr) = ((kf - tf).abs(), (kr - tr).abs());
+    if df == 0 || dr == 0 || df == dr {
+        df.max(dr) as u8
+    } else {
+        1
+    }
+}
+
+/// The checker shtsume records first: by kind (pawn, lance, knight, silver, gold and its
+/// like, bishop, rook, horse, dragon), then from the lowest square in its order.
+fn first_checker(pos: &Position) -> Option<Square> {
+    use PieceKind::*;
+    let checkers = pos.checkers();
+    let rank = |k: PieceKind| match k {
+        Pawn => 0,
+        Lance => 1,
+        Knight => 2,
+        Silver => 3,
+        Gold | ProPawn | ProLance | ProKnight | ProSilver => 4,
+        Bishop => 5,
+        Rook => 6,
+        Horse => 7,
+        _ => 8,
+    };
+    checkers.min_by_key(|&sq| {
+        let k = pos.piece_at(sq).get().map_or(King, |(_, k)| k);
+        (rank(k), sht_index(sq))
+    })
+}
+
+/// `symmetry_check`: the defender's king on file 5 and the board mirror-symmetric.
+fn symmetric(pos: &Position) -> bool {
+    let Some(king) = pos.king_square(!pos.side_to_move()) else { return false };
+    if king.file().index() != 4 {
+        return false;
+    }
+    Square::all().all(|sq| {
+        let f = sq.file().index();
+        f >= 4 || {
+            let mirror = Square::from_index_unchecked(((8 - f) * 9 + sq.rank().index()) as u8);
+            pos.piece_at(sq) == pos.piece_at(mirror)
+        }
+    })
+}
