@@ -108,6 +108,10 @@ pub struct SolverConfig {
     /// first time, its proof already in the table). Off: such a root (a question asked again,
     /// a table file) gets the small budget of a root recalled.
     pub refine_recalled: bool,
+    /// Under a time limit (and no node limit), a main line not yet proven shortest is
+    /// refined on until its questions are settled or the time is up (issue 80, item 4). Off
+    /// in the composer's report, whose own questions take the time after the solve.
+    pub refine_until_deadline: bool,
     /// With `profile`: another solver's proof tree of the problem, to count where the first
     /// proof's expansions leave it (`solve --proof-reference`, see
     /// `search::reference_proof`).
@@ -136,6 +140,7 @@ impl Default for SolverConfig {
             lines_in_order: false,
             expect_no: false,
             refine_recalled: false,
+            refine_until_deadline: true,
             profile_reference: None,
             recipe: crate::recipe::Recipe::TSUMUGI,
             helper_recipe: None,

@@ -92,6 +92,8 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         lines_in_order: false,
         expect_no: false,
         refine_recalled: false,
+        // With `--report` the report's questions take the time after the solve.
+        refine_until_deadline: !args.report,
         profile_reference: None,
         recipe: args.recipe,
         helper_recipe: args.helper_recipe,

@@ -124,6 +124,7 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         threads: 1,
         table_file: args.table_file.clone(),
         lines_in_order: true,
+        refine_until_deadline: false,
         ..SolverConfig::default()
     };
     // A table file is opened here, so that a refused one ends the run before any work; the

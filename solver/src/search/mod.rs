@@ -427,6 +427,12 @@ fn solve_on(
                     } else {
                         0
                     },
+                    // A node limit keeps the budgets (the same answer twice by nodes); a
+                    // time limit alone gives the refinement the rest of the time.
+                    until_deadline: config.refine_until_deadline
+                        && limits.time.is_some()
+                        && limits.nodes.is_none()
+                        && !recalled,
                 };
                 search.main_line(&mut root, budget, &mut team).map(|l| {
                     debug_assert_eq!(l.len.plies as usize, l.moves.len());
