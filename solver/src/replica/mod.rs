@@ -11,6 +11,9 @@
 
 pub mod checks;
 pub mod evasions;
+mod futile;
+mod sdata;
+mod static_mate;
 pub mod table;
 
 use shogi::{Hand, Move, Square};
