@@ -36,10 +36,11 @@ const DROP_ORDER: [PieceKind; 7] = [Pawn, Lance, Knight, Silver, Gold, Bishop, R
 
 /// The checks of the side to move, one [`Entry`] each, in the order of shtsume's list.
 pub fn checks(pos: &Position, table: &dyn ProvenLookup, ply: u16) -> Vec<Entry> {
-    let found =
-        if pos.in_check() { counter_checks(pos, table, ply) } else { checks_in_found_order(pos) };
+    if pos.in_check() {
+        return super::evasions::evasion_checks(pos, table, ply);
+    }
     // shtsume prepends each move it finds: its list from the head is the reverse.
-    found.into_iter().rev().map(Entry::new).collect()
+    checks_in_found_order(pos).into_iter().rev().map(Entry::new).collect()
 }
 
 /// The checks of a side to move that is not in check, in the order shtsume finds them.
@@ -218,19 +219,6 @@ fn in_sht_order(bb: Bitboard) -> impl Iterator<Item = Square> {
     let mut squares: Vec<Square> = bb.collect();
     squares.sort_unstable_by_key(|&sq| sht_index(sq));
     squares.into_iter()
-}
-
-/// When the attacker is itself in check its checks are its evasions that also give check
-/// (`evasion_check`): every move of the evasions' list, interpositions folded behind an entry
-/// included, in the order of that list.
-fn counter_checks(pos: &Position, table: &dyn ProvenLookup, ply: u16) -> Vec<Move> {
-    let evasions = super::evasions::evasions(pos, table, ply);
-    evasions
-        .entries
-        .iter()
-        .flat_map(|entry| entry.moves.iter().copied())
-        .filter(|&m| movegen::gives_check(pos, m))
-        .collect()
 }
 
 #[cfg(test)]

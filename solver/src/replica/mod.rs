@@ -13,9 +13,12 @@ pub mod checks;
 pub mod codes;
 pub mod command;
 pub mod evasions;
+mod futile;
 pub mod numbers;
 pub mod pieces;
+mod sdata;
 pub mod search;
+mod static_mate;
 pub mod table;
 
 use shogi::{Hand, Move, Square};
