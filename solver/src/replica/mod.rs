@@ -12,6 +12,9 @@
 pub mod checks;
 pub mod evasions;
 pub mod table;
+#[cfg(test)]
+mod table_replay;
+mod table_store;
 
 use shogi::{Hand, Move, Square};
 
