@@ -20,6 +20,9 @@ mod sdata;
 pub mod search;
 mod static_mate;
 pub mod table;
+#[cfg(test)]
+mod table_replay;
+mod table_store;
 
 use shogi::{Hand, Move, Square};
 
