@@ -9,6 +9,7 @@
 //! `mvlist_t`), a chain of moves of which the first is the one searched; [`Square`]s are
 //! visited in shtsume's order ([`sht_index`]), which decides the order of equal moves.
 
+mod call_log;
 pub mod checks;
 pub mod codes;
 pub mod command;

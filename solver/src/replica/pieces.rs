@@ -162,10 +162,17 @@ pub fn could_check_by_drop(pos: &Position, kind: PieceKind) -> bool {
     // A pawn: the one square, if the drop is legal (no second pawn on the file, no mate by
     // the drop), judged as if a pawn were in hand.
     let Some(sq) = empty.lsb() else { return false };
+    let drop = Move::drop(PieceKind::Pawn, sq);
     if pos.hand(us).has(PieceKind::Pawn) {
-        return movegen::is_legal(pos, Move::drop(PieceKind::Pawn, sq));
+        return movegen::is_legal(pos, drop);
     }
-    with_pawn_in_hand(pos).is_some_and(|p| movegen::is_legal(&p, Move::drop(PieceKind::Pawn, sq)))
+    if pos.hand(!us).has(PieceKind::Pawn) {
+        // The defender's pawn lent to the attacker (the 18 pawns allow no other).
+        let mut lent = pos.clone();
+        lent.make_hand_transfer(PieceKind::Pawn, !us);
+        return movegen::is_legal(&lent, drop);
+    }
+    with_pawn_in_hand(pos).is_some_and(|p| movegen::is_legal(&p, drop))
 }
 
 /// `pos` with one more pawn in the side to move's hand (rebuilt through its SFEN).
@@ -301,6 +308,9 @@ mod tests {
         let walled = Position::from_sfen("7nk/9/7G1/9/9/9/9/9/4K4 b - 1").expect("sfen");
         assert!(!could_check_by_drop(&walled, PieceKind::Pawn));
         assert!(could_check_by_drop(&walled, PieceKind::Lance));
+        // Every pawn not on the board in the defender's hand: the check is still seen.
+        let all_pawns = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 18p 1").expect("sfen");
+        assert!(could_check_by_drop(&all_pawns, PieceKind::Pawn));
         let nifu = Position::from_sfen("4k4/9/9/9/9/9/4P4/9/4K4 b - 1").expect("sfen");
         assert!(!could_check_by_drop(&nifu, PieceKind::Pawn), "a second pawn on file 5");
     }

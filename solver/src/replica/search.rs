@@ -56,6 +56,7 @@ pub struct Replica {
     again: u64,
     terminal: u64,
     trace: Option<Trace>,
+    log: Option<super::call_log::CallLog>,
 }
 
 impl Replica {
@@ -74,6 +75,7 @@ impl Replica {
             again: 0,
             terminal: 0,
             trace: (trace > 0).then(|| Trace::new(trace)),
+            log: super::call_log::CallLog::from_env(),
         }
     }
 
@@ -157,8 +159,50 @@ impl Replica {
     /// Looks `e` up as the position after its first move.
     fn look(&mut self, e: &mut Entry) {
         self.pos.make_move(e.head());
+        let before = self.log.as_ref().map(|_| e.clone());
         self.table.lookup(&self.pos, self.ply + 1, self.attacker, e);
+        if let (Some(log), Some(before)) = (self.log.as_mut(), before) {
+            let own = self.pos.hand(self.attacker);
+            log.lookup(self.pos.board_key(), own, self.ply + 1, self.attacker, &before, e);
+        }
         self.pos.unmake_move();
+    }
+
+    /// `tbase_update` of the node at hand.
+    fn store(&mut self, entry: &mut Entry) {
+        let before = self.log.as_ref().map(|_| entry.clone());
+        self.table.update(&self.pos, self.ply, self.attacker, entry);
+        if let (Some(log), Some(before)) = (self.log.as_mut(), before) {
+            let own = self.pos.hand(self.attacker);
+            let root_pn = self.table.root_pn;
+            log.update(self.pos.board_key(), own, self.ply, self.attacker, root_pn, &before, entry);
+        }
+    }
+
+    /// `tbase_set_current` of the node at hand, under the threshold pn now in `entry`.
+    fn mark_current(&mut self, entry: &Entry) -> Option<super::table::CurrentMark> {
+        let mark = self.table.set_current(&self.pos, self.ply, self.attacker, entry);
+        if let Some(log) = self.log.as_mut() {
+            let own = self.pos.hand(self.attacker);
+            log.set_current(
+                self.pos.board_key(),
+                own,
+                self.ply,
+                self.attacker,
+                entry.pn,
+                mark.map(|m| m.0),
+            );
+        }
+        mark
+    }
+
+    fn unmark_current(&mut self, mark: Option<super::table::CurrentMark>) {
+        if let Some(c) = mark {
+            if let Some(log) = self.log.as_mut() {
+                log.clear(c.0);
+            }
+            self.table.clear_current(c);
+        }
     }
 
     fn or_body(&mut self, th: Thresholds, entry: &mut Entry) {
@@ -170,7 +214,7 @@ impl Replica {
             entry.dn = 0;
             entry.sh = 0;
             entry.hand = pieces::disproof_hand_no_check(&self.pos);
-            self.table.update(&self.pos, ply, self.attacker, entry);
+            self.store(entry);
             return;
         }
         if ply == 0 && self.symmetric {
@@ -206,6 +250,9 @@ impl Replica {
                 list = sort(list, &self.pos, attacker_order);
             }
             entry.pn = list[0].pn;
+            if ply == 0 {
+                self.table.root_pn = entry.pn;
+            }
             let (dn, dcnt) = if ply > 0 { weak_dn(&list) } else { (list[0].dn, 0) };
             entry.dn = dn;
             entry.sh = list[0].sh + 1;
@@ -217,7 +264,7 @@ impl Replica {
                 } else if entry.dn == 0 {
                     pieces::disproven_or(&self.pos, entry, &list);
                 }
-                self.table.update(&self.pos, ply, self.attacker, entry);
+                self.store(entry);
                 return;
             }
             let child = if list.len() > 1 {
@@ -235,15 +282,13 @@ impl Replica {
             entry.dn = child.dn;
             entry.sh = child.sh;
             list[0].search = true;
-            let current = self.table.set_current(&self.pos, ply, self.attacker, entry);
+            let current = self.mark_current(entry);
             let mut e = std::mem::take(&mut list[0]);
             self.play(e.head());
             self.and_node(child, &mut e);
             self.unplay();
             list[0] = e;
-            if let Some(c) = current {
-                self.table.clear_current(c);
-            }
+            self.unmark_current(current);
             reorder(&mut list, &self.pos, attacker_order);
         }
     }
@@ -257,7 +302,7 @@ impl Replica {
         if list.is_empty() {
             self.terminal += 1;
             pieces::mated(&self.pos, entry, futile_drops);
-            self.table.update(&self.pos, ply, self.attacker, entry);
+            self.store(entry);
             return;
         }
         // Read the table; a chain whose head is proven lets its next move out.
@@ -277,7 +322,7 @@ impl Replica {
             }
             if futile_moves && list[0].pn == 0 && list[0].inc {
                 pieces::mated(&self.pos, entry, futile_drops);
-                self.table.update(&self.pos, ply, self.attacker, entry);
+                self.store(entry);
                 return;
             }
             let mut pcnt;
@@ -341,7 +386,7 @@ impl Replica {
                         pieces::proven_and(&self.pos, entry, &list);
                     }
                 }
-                self.table.update(&self.pos, ply, self.attacker, entry);
+                self.store(entry);
                 return;
             }
             let child = if list.len() > 1 {
@@ -356,15 +401,13 @@ impl Replica {
             entry.pn = child.pn;
             entry.dn = child.dn;
             entry.sh = child.sh;
-            let current = self.table.set_current(&self.pos, ply, self.attacker, entry);
+            let current = self.mark_current(entry);
             let mut e = std::mem::take(&mut list[0]);
             self.play(e.head());
             self.or_node(child, &mut e);
             self.unplay();
             list[0] = e;
-            if let Some(c) = current {
-                self.table.clear_current(c);
-            }
+            self.unmark_current(current);
             // A proven interposition lets the next of its chain out, to the front.
             while list[0].moves.len() > 1 && list[0].pn == 0 {
                 let rest = list[0].moves.split_off(1);
@@ -416,13 +459,15 @@ fn wide(v: u16) -> PnDn {
     }
 }
 
-/// shtsume's distance from the king to a move's destination: along a line (rank, file or
-/// diagonal) the number of steps, elsewhere 1.
+/// shtsume's distance from the king to a move's destination (`g_distance`): the larger of
+/// the file and rank differences where the square is two or more away on the king's file or
+/// rank, or two or more away on both (its "directions" are quadrants, not diagonals);
+/// elsewhere (next to the king, a knight's jump away and the like) 1.
 fn distance(king: Square, to: Square) -> u8 {
     let (kf, kr) = (king.file().index() as i32, king.rank().index() as i32);
     let (tf, tr) = (to.file().index() as i32, to.rank().index() as i32);
     let (df, dr) = ((kf - tf).abs(), (kr - tr).abs());
-    if df == 0 || dr == 0 || df == dr {
+    if (df == 0 && dr > 1) || (dr == 0 && df > 1) || (df > 1 && dr > 1) {
         df.max(dr) as u8
     } else {
         1
@@ -464,4 +509,58 @@ fn symmetric(pos: &Position) -> bool {
             pos.piece_at(sq) == pos.piece_at(mirror)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shogi::movegen;
+
+    fn solve(sfen: &str, nodes: u64) -> ReplicaOutcome {
+        let pos = Position::from_sfen(sfen).expect("sfen");
+        Replica::new(&pos, 16, nodes, 64).first_proof()
+    }
+
+    #[test]
+    fn proves_a_mate_with_its_height_and_disproves_a_position_with_no_mate() {
+        // A gold dropped on 5b mates at once: a proof one ply high.
+        let one = solve("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 1000);
+        assert_eq!((one.pn, one.sh), (0, 1));
+        // 将棋図巧 5 (public domain): a 23-ply work; the first proof's height is a mate's.
+        let zukou5 = solve("n+B1sS4/1R1g5/1Ls6/2k6/2n6/3L5/R8/9/9 b B2P3gs2n2l16p 1", 1_000_000);
+        assert_eq!(zukou5.pn, 0);
+        assert!(zukou5.sh % 2 == 1 && zukou5.sh >= 15, "height {}", zukou5.sh);
+        assert!(zukou5.expansions > zukou5.again && zukou5.terminal > 0);
+        // No piece in hand and nothing that checks: disproven without a search.
+        let none = solve("4k4/9/9/9/9/9/9/9/4K4 b - 1", 1000);
+        assert_eq!((none.pn, none.dn), (INFINITE, 0));
+    }
+
+    #[test]
+    fn the_node_limit_cuts_the_search_and_the_trace_keeps_its_first_expansions() {
+        let cut = solve("n+B1sS4/1R1g5/1Ls6/2k6/2n6/3L5/R8/9/9 b B2P3gs2n2l16p 1", 100);
+        assert!(cut.aborted && cut.pn != 0 && cut.dn != 0);
+        let trace = cut.trace.expect("a trace");
+        assert_eq!(trace.records.len(), 64);
+        assert!(trace.records[0].or_node && trace.records[0].ply == 0);
+        // Each record after the root is a child of an earlier one: one ply deeper at most.
+        for w in trace.records.windows(2) {
+            assert!(w[1].ply <= w[0].ply + 1);
+        }
+        let first_check = Position::from_sfen(&trace.records[1].sfen).expect("sfen");
+        assert!(!trace.records[1].or_node && first_check.in_check());
+        assert!(
+            !movegen::is_checkmate(&first_check),
+            "the first check searched does not mate at once"
+        );
+    }
+
+    #[test]
+    fn shtsumes_distance_is_chebyshev_two_away_and_one_elsewhere() {
+        let sq = |file: u8, rank: u8| Square::from_index_unchecked((file - 1) * 9 + rank - 1);
+        assert_eq!(distance(sq(5, 5), sq(5, 2)), 3, "on the file");
+        assert_eq!(distance(sq(5, 5), sq(2, 3)), 3, "two away on both: a quadrant, not a diagonal");
+        assert_eq!(distance(sq(5, 5), sq(4, 3)), 1, "a knight's jump");
+        assert_eq!(distance(sq(5, 5), sq(6, 6)), 1, "next to the king");
+    }
 }

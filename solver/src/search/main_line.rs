@@ -165,13 +165,19 @@ pub(super) struct RefineBudget {
     /// file: 図巧5's second report took 5a6b+ at move 15 for the first one's 6f6b+, the cook
     /// the first report found); the first in order does not, where its question is settled.
     pub(super) ties: u64,
-    /// A time limit leaves the rest of its time to the refinement: a line not yet proven
-    /// shortest keeps its questions asked, with caps that go on growing, until they are
-    /// settled or the time is up, instead of stopping at the budgets above (issue 80:
-    /// ミクロコスモス answered 1537 at two threads with 245 s of its 300 s left; the two
-    /// threads' first proof is shared, so the main thread's share of it, which sets the
-    /// budgets, is smaller than one thread's).
-    pub(super) until_deadline: bool,
+}
+
+impl RefineBudget {
+    /// The budget of the next round of a refinement that time allows to go on (see
+    /// `SolverConfig::refine_until_deadline`): every part twice as large.
+    pub(super) fn doubled(self) -> RefineBudget {
+        RefineBudget {
+            probes: self.probes.saturating_mul(2),
+            proofs: self.proofs.saturating_mul(2),
+            pure_bound: self.pure_bound.saturating_mul(2),
+            ties: self.ties.saturating_mul(2),
+        }
+    }
 }
 
 /// The node cap of a question for a tie (see [`RefineBudget::ties`]): the largest probe's.
@@ -219,13 +225,7 @@ impl Search<'_> {
         let mut ties_spent = 0;
         let mut proven_before_tie: Option<u16> = None;
         loop {
-            let end = if budget.until_deadline {
-                u64::MAX
-            } else if cap <= LAST_PROBE_CAP {
-                budget.probes
-            } else {
-                budget.proofs
-            };
+            let end = if cap <= LAST_PROBE_CAP { budget.probes } else { budget.proofs };
             self.begin(Phase::MainLine);
             // The first valuation runs the futility tests of the whole proof tree; the later
             // ones mostly read the memo (図巧1: 1.1 s, then 2-4 ms each).
@@ -374,7 +374,7 @@ impl Search<'_> {
             if unsettled
                 && !spent_out
                 && cap < end
-                && (cap < LAST_PROBE_CAP || spent_now < budget.proofs || budget.until_deadline)
+                && (cap < LAST_PROBE_CAP || spent_now < budget.proofs)
             {
                 // Escalate while a larger cap can still settle something: to the last probe
                 // within the probes' budget, beyond it within the proofs'; once the cap covers
