@@ -2,7 +2,7 @@
 //! problem and how many positions it expanded, to set beside a traced shtsume's (issue 80).
 //! An instrument for solver work: it answers no user's question (no mate line is built).
 
-use super::search::Replica;
+use super::search::{Replica, Without};
 use crate::batch::input::read_inputs;
 use clap::Args;
 use std::path::PathBuf;
@@ -24,6 +24,10 @@ pub struct ReplicaArgs {
     pub trace: usize,
     #[arg(long)]
     pub trace_dir: Option<PathBuf>,
+    /// Leave shtsume's mechanisms out, to measure each: a comma list of probe, floor, weak,
+    /// first, ryuma, ghi (see `replica::search::Without`).
+    #[arg(long, value_parser = Without::parse)]
+    pub without: Option<Without>,
 }
 
 /// Runs the replica over the files; a line a problem: `<id> <answer> expansions <n> first <n>
@@ -44,7 +48,8 @@ pub fn run(args: &ReplicaArgs) -> u8 {
     }
     for task in &inputs.tasks {
         let label = task.label();
-        let replica = Replica::new(&task.problem.position, args.hash, args.nodes, args.trace);
+        let mut replica = Replica::new(&task.problem.position, args.hash, args.nodes, args.trace);
+        replica.without = args.without.unwrap_or_default();
         let out = replica.first_proof();
         let answer = if out.pn == 0 {
             format!("mate {}", out.sh)

@@ -47,6 +47,20 @@ pub fn weak_dn(list: &[Entry]) -> (u16, u16) {
     ((u32::from(most) + u32::from(count)).min(u32::from(INFINITE - 1)) as u16, count)
 }
 
+/// The sums a plain df-pn would take instead of the weak numbers (the replica's `-weak`
+/// switch): the unsolved entries' pn (or dn) added up, and what the others beside the first
+/// add (taken off the first's threshold).
+pub fn summed(list: &[Entry], pn: bool) -> (u16, u16) {
+    let value = |e: &Entry| if pn { e.pn } else { e.dn };
+    let first = value(&list[0]);
+    if first == INFINITE {
+        return (INFINITE, 0);
+    }
+    let others: u32 = list[1..].iter().map(value).take_while(|&v| v != 0).map(u32::from).sum();
+    let total = (u32::from(first) + others).min(u32::from(INFINITE - 1));
+    (total as u16, (total - u32::from(first)) as u16)
+}
+
 /// The piece a move captures, as shtsume's code (0: none).
 fn captured(pos: &Position, e: &Entry) -> u8 {
     let m = e.head();
@@ -227,6 +241,8 @@ mod tests {
         assert_eq!(weak_pn(&proven), (INFINITE, 0));
         let list = [entry(1, 4, 0), entry(1, 2, 1)];
         assert_eq!(weak_dn(&list), (5, 1));
+        let list = [entry(3, 1, 0), entry(5, 1, 1), entry(2, 1, 2), entry(0, INFINITE, 3)];
+        assert_eq!(summed(&list, true), (10, 7), "3 + 5 + 2, the others 7");
     }
 
     #[test]

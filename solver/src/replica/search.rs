@@ -4,7 +4,7 @@
 
 use super::checks::checks;
 use super::evasions::evasions;
-use super::numbers::{attacker_order, defender_order, reorder, sort, weak_dn, weak_pn};
+use super::numbers::{attacker_order, defender_order, reorder, sort, summed, weak_dn, weak_pn};
 use super::pieces;
 use super::table::Table;
 use super::{sht_index, Entry, INFINITE, MAX_DEPTH, PRE_DISPROOF_MAX, PRE_PROOF_MAX, PROOF_MAX};
@@ -12,6 +12,47 @@ use crate::pn::{PnDn, INF};
 use crate::search::profile::{Trace, TraceRecord};
 use shogi::{Color, PieceKind, Position, Square};
 use std::collections::HashSet;
+
+/// shtsume's mechanisms the replica can leave out, one at a time, to measure what each is
+/// worth (`tsumugi-mate replica --without a,b`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Without {
+    /// The one-ply look at the other checks when the best mates with pieces to spare.
+    pub probe: bool,
+    /// The king's distance as the pn of a check not searched yet.
+    pub floor: bool,
+    /// The weak numbers: plain sums instead.
+    pub weak: bool,
+    /// The threshold 1 of a check searched for the first time: the second's pn + 1 instead.
+    pub first: bool,
+    /// Folding undefended drops against a distant check.
+    pub ryuma: bool,
+    /// The two GHI folds of an AND node.
+    pub ghi: bool,
+}
+
+impl Without {
+    /// Parses `probe,floor,...`; names the unknown part.
+    pub fn parse(text: &str) -> Result<Without, String> {
+        let mut w = Without::default();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part {
+                "probe" => w.probe = true,
+                "floor" => w.floor = true,
+                "weak" => w.weak = true,
+                "first" => w.first = true,
+                "ryuma" => w.ryuma = true,
+                "ghi" => w.ghi = true,
+                other => {
+                    return Err(format!(
+                        "unknown mechanism '{other}' (probe, floor, weak, first, ryuma, ghi)"
+                    ))
+                }
+            }
+        }
+        Ok(w)
+    }
+}
 
 /// The thresholds a node is searched under (`tdata_t` used as a threshold).
 #[derive(Clone, Copy, Debug)]
@@ -57,6 +98,8 @@ pub struct Replica {
     terminal: u64,
     trace: Option<Trace>,
     log: Option<super::call_log::CallLog>,
+    /// Mechanisms left out (none in shtsume's own search).
+    pub without: Without,
 }
 
 impl Replica {
@@ -76,6 +119,7 @@ impl Replica {
             terminal: 0,
             trace: (trace > 0).then(|| Trace::new(trace)),
             log: super::call_log::CallLog::from_env(),
+            without: Without::default(),
         }
     }
 
@@ -231,7 +275,7 @@ impl Replica {
         for e in list.iter_mut() {
             self.look(e);
             e.length = king.map_or(1, |k| distance(k, e.head().to()));
-            if !e.search && floor {
+            if !e.search && floor && !self.without.floor {
                 e.pn = e.pn.max(u16::from(e.length));
             }
         }
@@ -239,7 +283,7 @@ impl Replica {
         loop {
             // A mate with pieces to spare: look one ply into the unsearched others for a
             // mate without.
-            if list[0].pn == 0 && list[0].sh > 1 && list[0].inc && ply < 30 {
+            if !self.without.probe && list[0].pn == 0 && list[0].sh > 1 && list[0].inc && ply < 30 {
                 let probe = Thresholds { pn: INFINITE - 1, dn: INFINITE - 1, sh: 2 };
                 for e in list.iter_mut().skip(1).filter(|e| !e.search) {
                     self.play(e.head());
@@ -253,7 +297,13 @@ impl Replica {
             if ply == 0 {
                 self.table.root_pn = entry.pn;
             }
-            let (dn, dcnt) = if ply > 0 { weak_dn(&list) } else { (list[0].dn, 0) };
+            let (dn, dcnt) = if ply == 0 {
+                (list[0].dn, 0)
+            } else if self.without.weak {
+                summed(&list, false)
+            } else {
+                weak_dn(&list)
+            };
             entry.dn = dn;
             entry.sh = list[0].sh + 1;
             entry.inc = list[0].inc;
@@ -317,7 +367,7 @@ impl Replica {
         }
         loop {
             list = sort(list, &self.pos, defender_order);
-            if distant {
+            if distant && !self.without.ryuma {
                 self.fold_undefended_drops(&mut list);
             }
             if futile_moves && list[0].pn == 0 && list[0].inc {
@@ -328,7 +378,8 @@ impl Replica {
             let mut pcnt;
             loop {
                 entry.dn = list[0].dn;
-                (entry.pn, pcnt) = weak_pn(&list);
+                (entry.pn, pcnt) =
+                    if self.without.weak { summed(&list, true) } else { weak_pn(&list) };
                 entry.sh = list[0].sh + 1;
                 let head_empty = self.pos.piece_at(list[0].head().to()).get().is_none();
                 if list[0].pn >= PRE_PROOF_MAX - 1 && list[0].dn == 1 {
@@ -336,7 +387,8 @@ impl Replica {
                     entry.dn = 0;
                     entry.pn = INFINITE;
                     break;
-                } else if entry.pn > PRE_PROOF_MAX
+                } else if !self.without.ghi
+                    && entry.pn > PRE_PROOF_MAX
                     && entry.dn > 0
                     && list.len() > 1
                     && list[1].pn > 0
@@ -355,7 +407,8 @@ impl Replica {
                     }
                     list = sort(others, &self.pos, defender_order);
                     list[0].moves.extend(hardest.moves);
-                } else if list[0].pn > 0
+                } else if !self.without.ghi
+                    && list[0].pn > 0
                     && list[0].dn > PRE_DISPROOF_MAX
                     && list.len() > 1
                     && list[1].pn > 0
@@ -553,6 +606,23 @@ mod tests {
             !movegen::is_checkmate(&first_check),
             "the first check searched does not mate at once"
         );
+    }
+
+    #[test]
+    fn mechanisms_left_out_are_named_and_an_unknown_one_is_an_error() {
+        let w = Without::parse("probe, weak").expect("parses");
+        assert!(w.probe && w.weak && !w.floor && !w.ghi);
+        let e = Without::parse("probe,fold").expect_err("fold is not one");
+        assert!(e.contains("'fold'"), "{e}");
+        // Plain sums in place of the weak numbers make another search.
+        let pos = Position::from_sfen("n+B1sS4/1R1g5/1Ls6/2k6/2n6/3L5/R8/9/9 b B2P3gs2n2l16p 1")
+            .expect("sfen");
+        let whole = Replica::new(&pos, 16, 1_000_000, 0).first_proof();
+        let mut plain = Replica::new(&pos, 16, 1_000_000, 0);
+        plain.without = Without::parse("weak").expect("parses");
+        let plain = plain.first_proof();
+        assert_eq!((whole.pn, plain.pn), (0, 0));
+        assert_ne!(whole.expansions, plain.expansions);
     }
 
     #[test]

@@ -165,17 +165,24 @@ pub(super) struct RefineBudget {
     /// file: 図巧5's second report took 5a6b+ at move 15 for the first one's 6f6b+, the cook
     /// the first report found); the first in order does not, where its question is settled.
     pub(super) ties: u64,
+    /// Time is the limit, not this budget (`SolverConfig::refine_until_deadline`): where the
+    /// budget leaves the line with a question cut short, another round begins with twice the
+    /// budget and the caps from the smallest again (a question already cut at a cap waits
+    /// until the caps pass it), until every question is settled or the time is up. Issue 80:
+    /// ミクロコスモス answered 1537 at two threads with 245 s of its 300 s left, its budget (a
+    /// share of the main thread's part of a shared first proof) spent.
+    pub(super) more_rounds: bool,
 }
 
 impl RefineBudget {
-    /// The budget of the next round of a refinement that time allows to go on (see
-    /// `SolverConfig::refine_until_deadline`): every part twice as large.
-    pub(super) fn doubled(self) -> RefineBudget {
+    /// The next round's budget: every part twice as large.
+    fn doubled(self) -> RefineBudget {
         RefineBudget {
             probes: self.probes.saturating_mul(2),
             proofs: self.proofs.saturating_mul(2),
             pure_bound: self.pure_bound.saturating_mul(2),
             ties: self.ties.saturating_mul(2),
+            more_rounds: self.more_rounds,
         }
     }
 }
@@ -189,7 +196,7 @@ impl Search<'_> {
     pub(super) fn main_line(
         &mut self,
         root: &mut Position,
-        budget: RefineBudget,
+        mut budget: RefineBudget,
         team: &mut Team<'_>,
     ) -> Option<MainLine> {
         // Nodes of every thread since the refinement began or last found a shorter mate on
@@ -460,7 +467,14 @@ impl Search<'_> {
                         continue;
                     }
                 }
-                return line(moves, proven || proven_before_tie == Some(len.plies));
+                let proven = proven || proven_before_tie == Some(len.plies);
+                if !proven && unsettled && budget.more_rounds && !self.out_of_time() {
+                    budget = budget.doubled();
+                    cap = FIRST_QUESTION_CAP;
+                    since = all_nodes(self, team);
+                    continue;
+                }
+                return line(moves, proven);
             }
         }
     }

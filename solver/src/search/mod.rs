@@ -427,32 +427,17 @@ fn solve_on(
                     } else {
                         0
                     },
+                    more_rounds: false,
                 };
                 // A node limit keeps the budget (the same answer twice by nodes); a time
-                // limit alone lets a line not proven shortest be refined again, round after
-                // round with twice the budget (its questions from the smallest caps up, the
-                // settled ones answered by the table), until it is proven or the time is up.
+                // limit alone lets a line not proven shortest be refined on (see
+                // `RefineBudget::more_rounds`).
                 let more_rounds = config.refine_until_deadline
                     && limits.time.is_some()
                     && limits.nodes.is_none()
                     && !recalled;
-                let mut line = search.main_line(&mut root, budget, &mut team);
-                let mut round = budget;
-                while more_rounds && line.as_ref().is_some_and(|l| !l.proven_shortest) {
-                    if search.out_of_time() {
-                        break;
-                    }
-                    round = round.doubled();
-                    let Some(next) = search.main_line(&mut root, round, &mut team) else {
-                        break;
-                    };
-                    if let Some(l) = line.as_ref().filter(|l| next.len.plies <= l.len.plies) {
-                        // The same line found again keeps the time it was first found.
-                        let final_line =
-                            if next.moves == l.moves { l.final_line } else { next.final_line };
-                        line = Some(main_line::MainLine { final_line, ..next });
-                    }
-                }
+                let budget = main_line::RefineBudget { more_rounds, ..budget };
+                let line = search.main_line(&mut root, budget, &mut team);
                 line.map(|l| {
                     debug_assert_eq!(l.len.plies as usize, l.moves.len());
                     phases.final_line = l.final_line;
