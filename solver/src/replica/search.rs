@@ -3,6 +3,7 @@
 //! every child and written when a node returns (shtsume's `bn_search_or`/`bn_search_and`).
 
 use super::checks::checks;
+use super::codes::king_distance;
 use super::evasions::evasions;
 use super::numbers::{attacker_order, defender_order, reorder, sort, summed, weak_dn, weak_pn};
 use super::pieces;
@@ -274,7 +275,7 @@ impl Replica {
         );
         for e in list.iter_mut() {
             self.look(e);
-            e.length = king.map_or(1, |k| distance(k, e.head().to()));
+            e.length = king.map_or(1, |k| king_distance(k, e.head().to()));
             if !e.search && floor && !self.without.floor {
                 e.pn = e.pn.max(u16::from(e.length));
             }
@@ -512,21 +513,6 @@ fn wide(v: u16) -> PnDn {
     }
 }
 
-/// shtsume's distance from the king to a move's destination (`g_distance`): the larger of
-/// the file and rank differences where the square is two or more away on the king's file or
-/// rank, or two or more away on both (its "directions" are quadrants, not diagonals);
-/// elsewhere (next to the king, a knight's jump away and the like) 1.
-fn distance(king: Square, to: Square) -> u8 {
-    let (kf, kr) = (king.file().index() as i32, king.rank().index() as i32);
-    let (tf, tr) = (to.file().index() as i32, to.rank().index() as i32);
-    let (df, dr) = ((kf - tf).abs(), (kr - tr).abs());
-    if (df == 0 && dr > 1) || (dr == 0 && df > 1) || (df > 1 && dr > 1) {
-        df.max(dr) as u8
-    } else {
-        1
-    }
-}
-
 /// The checker shtsume records first: by kind (pawn, lance, knight, silver, gold and its
 /// like, bishop, rook, horse, dragon), then from the lowest square in its order.
 fn first_checker(pos: &Position) -> Option<Square> {
@@ -628,9 +614,13 @@ mod tests {
     #[test]
     fn shtsumes_distance_is_chebyshev_two_away_and_one_elsewhere() {
         let sq = |file: u8, rank: u8| Square::from_index_unchecked((file - 1) * 9 + rank - 1);
-        assert_eq!(distance(sq(5, 5), sq(5, 2)), 3, "on the file");
-        assert_eq!(distance(sq(5, 5), sq(2, 3)), 3, "two away on both: a quadrant, not a diagonal");
-        assert_eq!(distance(sq(5, 5), sq(4, 3)), 1, "a knight's jump");
-        assert_eq!(distance(sq(5, 5), sq(6, 6)), 1, "next to the king");
+        assert_eq!(king_distance(sq(5, 5), sq(5, 2)), 3, "on the file");
+        assert_eq!(
+            king_distance(sq(5, 5), sq(2, 3)),
+            3,
+            "two away on both: a quadrant, not a diagonal"
+        );
+        assert_eq!(king_distance(sq(5, 5), sq(4, 3)), 1, "a knight's jump");
+        assert_eq!(king_distance(sq(5, 5), sq(6, 6)), 1, "next to the king");
     }
 }

@@ -165,25 +165,22 @@ pub(super) struct RefineBudget {
     /// file: 図巧5's second report took 5a6b+ at move 15 for the first one's 6f6b+, the cook
     /// the first report found); the first in order does not, where its question is settled.
     pub(super) ties: u64,
-    /// Time is the limit, not this budget (`SolverConfig::refine_until_deadline`): where the
-    /// budget leaves the line with a question cut short, another round begins with twice the
-    /// budget and the caps from the smallest again (a question already cut at a cap waits
-    /// until the caps pass it), until every question is settled or the time is up. Issue 80:
-    /// ミクロコスモス answered 1537 at two threads with 245 s of its 300 s left, its budget (a
-    /// share of the main thread's part of a shared first proof) spent.
+    /// Time is the limit of the probes, not this budget (`SolverConfig::refine_until_deadline`):
+    /// where the probes' budget ends with a question not yet asked at the last probe's cap,
+    /// another round of probes begins with twice that budget and the caps from the smallest
+    /// again (a question already cut at a cap waits until the caps pass it), until the probes
+    /// are done or the time is up. Only probes find shorter mates (see [`LAST_PROBE_CAP`]): the
+    /// larger caps that would prove none is left keep their budget, so a line the probes
+    /// leave as it is costs what it did. Issue 80: ミクロコスモス answered 1537 at two threads
+    /// with 245 s of its 300 s left, its probes' budget (a share of the main thread's part of
+    /// a shared first proof) spent.
     pub(super) more_rounds: bool,
 }
 
 impl RefineBudget {
-    /// The next round's budget: every part twice as large.
-    fn doubled(self) -> RefineBudget {
-        RefineBudget {
-            probes: self.probes.saturating_mul(2),
-            proofs: self.proofs.saturating_mul(2),
-            pure_bound: self.pure_bound.saturating_mul(2),
-            ties: self.ties.saturating_mul(2),
-            more_rounds: self.more_rounds,
-        }
+    /// The next round's budget: the probes' twice as large.
+    fn more_probes(self) -> RefineBudget {
+        RefineBudget { probes: self.probes.saturating_mul(2), ..self }
     }
 }
 
@@ -468,8 +465,10 @@ impl Search<'_> {
                     }
                 }
                 let proven = proven || proven_before_tie == Some(len.plies);
-                if !proven && unsettled && budget.more_rounds && !self.out_of_time() {
-                    budget = budget.doubled();
+                // A question not yet asked at the last probe's cap: the probes were cut.
+                let probes_cut = cap < LAST_PROBE_CAP || (cap == LAST_PROBE_CAP && spent_out);
+                if !proven && unsettled && probes_cut && budget.more_rounds && !self.out_of_time() {
+                    budget = budget.more_probes();
                     cap = FIRST_QUESTION_CAP;
                     since = all_nodes(self, team);
                     continue;

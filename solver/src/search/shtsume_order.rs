@@ -37,16 +37,10 @@ fn captured(pos: &Position, mv: Move) -> u16 {
     }
 }
 
-/// The king's distance to `to` as shtsume counts it: the number of steps along a rank, a file
-/// or a diagonal through the king, and 1 for a square on none of them.
+/// The king's distance to `to` as shtsume counts it (see `replica::codes::king_distance`: two
+/// or more away on both file and rank counts as far as the larger difference; history 45).
 pub(super) fn distance(king: Square, to: Square) -> u32 {
-    let df = king.file().index().abs_diff(to.file().index());
-    let dr = king.rank().index().abs_diff(to.rank().index());
-    if df == 0 || dr == 0 || df == dr {
-        df.max(dr).max(1) as u32
-    } else {
-        1
-    }
+    u32::from(crate::replica::codes::king_distance(king, to))
 }
 
 /// A check's rank among checks of equal numbers (lower first): the capture of the most
@@ -88,10 +82,11 @@ mod tests {
     }
 
     #[test]
-    fn distance_counts_steps_on_the_kings_lines_only() {
+    fn distance_counts_quadrants_two_away_and_one_next_to_the_king() {
         assert_eq!(distance(sq(5, 'e'), sq(5, 'a')), 4);
         assert_eq!(distance(sq(5, 'e'), sq(2, 'b')), 3);
-        assert_eq!(distance(sq(5, 'e'), sq(4, 'c')), 1, "a knight's square: on no line");
+        assert_eq!(distance(sq(5, 'e'), sq(2, 'c')), 3, "off the diagonal, two away on both");
+        assert_eq!(distance(sq(5, 'e'), sq(4, 'c')), 1, "a knight's square");
         assert_eq!(distance(sq(5, 'e'), sq(4, 'd')), 1);
     }
 
