@@ -427,18 +427,14 @@ fn solve_on(
                     } else {
                         0
                     },
-                    more_rounds: false,
+                    // A node limit keeps the budget (the same answer twice by nodes); a
+                    // time limit alone lets the probes go on (see the field).
+                    more_rounds: config.refine_until_deadline
+                        && limits.time.is_some()
+                        && limits.nodes.is_none()
+                        && !recalled,
                 };
-                // A node limit keeps the budget (the same answer twice by nodes); a time
-                // limit alone lets a line not proven shortest be refined on (see
-                // `RefineBudget::more_rounds`).
-                let more_rounds = config.refine_until_deadline
-                    && limits.time.is_some()
-                    && limits.nodes.is_none()
-                    && !recalled;
-                let budget = main_line::RefineBudget { more_rounds, ..budget };
-                let line = search.main_line(&mut root, budget, &mut team);
-                line.map(|l| {
+                search.main_line(&mut root, budget, &mut team).map(|l| {
                     debug_assert_eq!(l.len.plies as usize, l.moves.len());
                     phases.final_line = l.final_line;
                     (l.moves, true, l.proven_shortest)
