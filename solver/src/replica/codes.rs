@@ -16,12 +16,10 @@ pub fn hand_code(kind: PieceKind) -> u8 {
     }
 }
 
-/// A piece's code on shtsume's board (0 empty; Black's 1-15, White's 17-31: pawn 1, lance 2,
-/// knight 3, silver 4, gold 5, bishop 6, rook 7, king 8, promoted pawn to silver 9-12, horse
-/// 14, dragon 15). Its orders compare captures and moving pieces by it.
-pub fn piece_code(piece: Piece) -> u8 {
-    let Some((color, kind)) = piece.get() else { return 0 };
-    let base = match kind {
+/// A kind's code on shtsume's board (pawn 1 ... rook 7, king 8, promoted pawn to silver 9-12,
+/// horse 14, dragon 15): its orders compare captures and moving pieces by it.
+pub fn kind_code(kind: PieceKind) -> u8 {
+    match kind {
         PieceKind::King => 8,
         PieceKind::ProPawn => 9,
         PieceKind::ProLance => 10,
@@ -30,8 +28,13 @@ pub fn piece_code(piece: Piece) -> u8 {
         PieceKind::Horse => 14,
         PieceKind::Dragon => 15,
         k => hand_code(k),
-    };
-    base + if color == Color::White { 16 } else { 0 }
+    }
+}
+
+/// A piece's code on shtsume's board: 0 empty, Black's [`kind_code`], White's 16 more.
+pub fn piece_code(piece: Piece) -> u8 {
+    let Some((color, kind)) = piece.get() else { return 0 };
+    kind_code(kind) + if color == Color::White { 16 } else { 0 }
 }
 
 /// The hand kind a captured piece's code gives (`code % PROMOTED`), as shtsume counts

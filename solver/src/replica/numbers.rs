@@ -12,39 +12,32 @@ use super::sht_index as square_code;
 use super::{Entry, INFINITE};
 use shogi::Position;
 
-/// shtsume's `proof_number`: an AND node's pn over its sorted list, and how many unsolved
-/// entries beside the first it counted (`pcnt`, taken off the pn threshold of the first).
-pub fn weak_pn(list: &[Entry]) -> (u16, u16) {
-    let first = &list[0];
-    if first.pn == INFINITE && first.dn == 0 {
+/// shtsume's `proof_number` (`pn` true: an AND node's pn) and `disproof_number` (an OR node's
+/// dn) over a sorted list: the largest of the unsolved entries plus one for each beside the
+/// first, counted until the first solved one; and that count (taken off the first's
+/// threshold).
+fn weak(list: &[Entry], pn: bool) -> (u16, u16) {
+    let value = |e: &Entry| if pn { (e.pn, e.dn) } else { (e.dn, e.pn) };
+    let (first, other) = value(&list[0]);
+    if first == INFINITE && other == 0 {
         return (INFINITE, 0);
     }
-    let (mut most, mut count) = (first.pn, 0u16);
-    for e in &list[1..] {
-        if e.pn == 0 {
-            break;
-        }
+    let (mut most, mut count) = (first, 0u16);
+    for (v, _) in list[1..].iter().map(value).take_while(|&(v, _)| v != 0) {
         count += 1;
-        most = most.max(e.pn);
+        most = most.max(v);
     }
     ((u32::from(most) + u32::from(count)).min(u32::from(INFINITE - 1)) as u16, count)
 }
 
-/// shtsume's `disproof_number`: an OR node's dn, the same way.
+/// An AND node's pn (`proof_number`), see [`weak`].
+pub fn weak_pn(list: &[Entry]) -> (u16, u16) {
+    weak(list, true)
+}
+
+/// An OR node's dn (`disproof_number`), see [`weak`].
 pub fn weak_dn(list: &[Entry]) -> (u16, u16) {
-    let first = &list[0];
-    if first.dn == INFINITE && first.pn == 0 {
-        return (INFINITE, 0);
-    }
-    let (mut most, mut count) = (first.dn, 0u16);
-    for e in &list[1..] {
-        if e.dn == 0 {
-            break;
-        }
-        count += 1;
-        most = most.max(e.dn);
-    }
-    ((u32::from(most) + u32::from(count)).min(u32::from(INFINITE - 1)) as u16, count)
+    weak(list, false)
 }
 
 /// The sums a plain df-pn would take instead of the weak numbers (the replica's `-weak`

@@ -3,25 +3,9 @@
 
 use shogi::{Move, PieceKind, Position, Square};
 
-/// shtsume's piece codes, by which it compares captures and drops: pawn 1 to rook 7, then the
-/// king, the promoted minors, the horse and the dragon.
+/// shtsume's piece codes, by which it compares captures and drops (`replica::codes`).
 fn code(kind: PieceKind) -> u16 {
-    match kind {
-        PieceKind::Pawn => 1,
-        PieceKind::Lance => 2,
-        PieceKind::Knight => 3,
-        PieceKind::Silver => 4,
-        PieceKind::Gold => 5,
-        PieceKind::Bishop => 6,
-        PieceKind::Rook => 7,
-        PieceKind::King => 8,
-        PieceKind::ProPawn => 9,
-        PieceKind::ProLance => 10,
-        PieceKind::ProKnight => 11,
-        PieceKind::ProSilver => 12,
-        PieceKind::Horse => 14,
-        PieceKind::Dragon => 15,
-    }
+    u16::from(crate::replica::codes::kind_code(kind))
 }
 
 /// The code of the piece `mv` takes, 0 for none.
