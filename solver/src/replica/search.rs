@@ -319,8 +319,11 @@ impl Replica {
                 return;
             }
             let child = if list.len() > 1 {
-                let next =
-                    if list[0].search { list[1].pn.saturating_add(1).min(INFINITE) } else { 1 };
+                let next = if list[0].search || self.without.first {
+                    list[1].pn.saturating_add(1).min(INFINITE)
+                } else {
+                    1
+                };
                 Thresholds {
                     pn: th.pn.min(next),
                     dn: if th.dn == INFINITE - 1 || ply == 0 { th.dn } else { th.dn - dcnt },
@@ -609,6 +612,14 @@ mod tests {
         let plain = plain.first_proof();
         assert_eq!((whole.pn, plain.pn), (0, 0));
         assert_ne!(whole.expansions, plain.expansions);
+        // The switches that act on this work: each left out alone makes another search.
+        for name in ["probe", "floor", "first"] {
+            let mut r = Replica::new(&pos, 16, 1_000_000, 0);
+            r.without = Without::parse(name).expect("parses");
+            let out = r.first_proof();
+            assert_eq!(out.pn, 0, "{name}");
+            assert_ne!(out.expansions, whole.expansions, "{name} changed nothing");
+        }
     }
 
     #[test]
