@@ -116,13 +116,6 @@ pub struct SolverConfig {
     /// proof's expansions leave it (`solve --proof-reference`, see
     /// `search::reference_proof`).
     pub profile_reference: Option<crate::search::reference_proof::ReferenceHandle>,
-    /// The proof-number rules of every search (`solve --recipe`): ours, or shtsume's whole or
-    /// in part (see [`crate::recipe`]).
-    pub recipe: crate::recipe::Recipe,
-    /// The recipe of every other helper while the threads prove the first proof (the first,
-    /// third, ...; `--helper-recipe`): helpers that search differently, sharing proofs and
-    /// disproofs but not unsolved numbers. `None`: every thread searches by `recipe`.
-    pub helper_recipe: Option<crate::recipe::Recipe>,
 }
 
 impl Default for SolverConfig {
@@ -142,8 +135,6 @@ impl Default for SolverConfig {
             refine_recalled: false,
             refine_until_deadline: true,
             profile_reference: None,
-            recipe: crate::recipe::Recipe::TSUMUGI,
-            helper_recipe: None,
         }
     }
 }

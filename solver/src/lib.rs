@@ -10,7 +10,6 @@ pub use config::{DoubleCount, Rules, SolverConfig};
 pub use outcome::{Limits, Outcome, Phase, Phases, Progress, SolveResult};
 pub use search::Solver;
 pub mod pn;
-pub mod recipe;
 pub mod repetition_table;
 pub mod replica;
 pub mod table_file;

@@ -1,7 +1,7 @@
 //! The mate search that `go mate` and `solve` run stays what it was, node for node, on the
 //! YaneuraOu samples (one thread, tsume rules): the composer's report's questions about a
 //! position's other moves (a root with moves left out, depth-limited cook questions) are
-//! options of the search, not changes to it, and neither is a recipe (`--recipe`, default ours).
+//! options of the search, not changes to it.
 //! `data/go_mate_nodes.txt` holds the counts (its first line says what changed them since
 //! c63f430); a change meant to alter the search updates it, and says why in its commit.
 

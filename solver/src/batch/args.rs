@@ -22,16 +22,6 @@ pub struct SolveArgs {
     /// How children likely to share a subtree are counted: off, simple or snda.
     #[arg(long, value_name = "MODE", default_value = "simple", value_parser = parse_double_count)]
     pub double_count: DoubleCount,
-    /// The proof-number rules of the search: `tsumugi` (ours), `shtsume` (its rules as a
-    /// whole), either with pieces put in or taken out (`shtsume:-first,-fold`; pieces: weak,
-    /// eps0, unit, distance, order, first, fold). A solver-work option: see docs/solve.md.
-    #[arg(long, value_name = "RECIPE", default_value = "tsumugi", value_parser = crate::recipe::Recipe::parse)]
-    pub recipe: crate::recipe::Recipe,
-    /// With two threads or more, the recipe of every other helper while the threads prove the
-    /// first proof (the first, third, ...): helpers that search differently. Default: all
-    /// search by `--recipe`.
-    #[arg(long, value_name = "RECIPE", value_parser = crate::recipe::Recipe::parse)]
-    pub helper_recipe: Option<crate::recipe::Recipe>,
     /// Which mate is the answer: `tsume` (tsume-shogi rules: futile interpositions do not
     /// count) or `pure` (every interposition counts).
     #[arg(long, value_name = "RULES", default_value = "tsume", value_parser = parse_rules)]

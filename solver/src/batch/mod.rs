@@ -95,8 +95,6 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         // With `--report` the report's questions take the time after the solve.
         refine_until_deadline: !args.report,
         profile_reference: None,
-        recipe: args.recipe,
-        helper_recipe: args.helper_recipe,
     };
     if let Some(dir) = &args.profile {
         if let Err(e) = std::fs::create_dir_all(dir) {
@@ -329,8 +327,6 @@ mod tests {
             nodes: 0,
             hash: 16,
             double_count: DoubleCount::Simple,
-            recipe: crate::recipe::Recipe::TSUMUGI,
-            helper_recipe: None,
             rules: Rules::Tsume,
             any_mate: false,
             depth_limit: crate::stack::MAX_PLY,

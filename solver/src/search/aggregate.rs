@@ -10,7 +10,6 @@ use super::dfpn::Search;
 use super::hands::{and_disproof_hand, and_proof_hand, or_disproof_hand, or_proof_hand, union};
 use super::value::{above, Value};
 use crate::pn::{self, PnDn, INF, MAX_UNSOLVED};
-use crate::recipe::Piece;
 use crate::tt::UNBOUNDED;
 use shogi::{Hand, Position};
 
@@ -152,11 +151,7 @@ impl Search<'_> {
         }
         // Unsolved: neither number may read as solved (a pn of 0 here once claimed a proof of
         // length 0, when a moot futility test was the only child left unsolved).
-        let pn = if self.recipe.has(Piece::Weak) {
-            pn::add(largest, open.saturating_sub(1))
-        } else {
-            half_weak_sum(sum, largest, open)
-        };
+        let pn = half_weak_sum(sum, largest, open);
         Value::unknown(pn.clamp(1, MAX_UNSOLVED), min.clamp(1, MAX_UNSOLVED), hand)
     }
 }

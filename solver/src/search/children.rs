@@ -3,8 +3,9 @@
 //!
 //! **Gates (delayed children).** Some children are searched only once another is settled, as
 //! KomoringHeights delays moves: a child with a [`Gate`] is *active* only when the child it
-//! waits for has the result the gate names. Gates always point to an earlier child, so one
-//! pass in order settles who is active. They are used for
+//! waits for has the result the gate names. Gates made at expansion point to an earlier child,
+//! so one pass in order settles who is active; a fold made later (below) points to a child
+//! already estimated. They are used for
 //! - interpositions by drop, which wait for each other until the earlier one is mated, as the
 //!   proofs of the later ones mostly repeat the first: all of a check's drop interpositions
 //!   form one chain, nearest the king first and cheapest piece first, as shtsume chains them
@@ -20,6 +21,9 @@
 //!   unsettled the interposition is not searched, if one is proven the interposition is futile
 //!   (it is *covered*: mated and not counted), and only if every one fails is the
 //!   interposition searched as a defence.
+//! - against a dragon's or a horse's check from afar, an interposition by drop on a square no
+//!   defender guards, which waits behind the easiest other defence while one is open (see
+//!   [`super::distant_drop`]).
 //!
 //! An inactive child is neither estimated nor counted in its parent's numbers; its gate's
 //! child stands for it.
@@ -72,11 +76,6 @@ pub(super) struct Child {
     /// An interposition, or a futility test after the first, whose gates lead back to
     /// futility tests (see [`is_covered`]).
     pub(super) tested: bool,
-    /// Its place among children of equal numbers, lower first (0 for all but with the recipe
-    /// piece `order`: see [`super::shtsume_order`]).
-    pub(super) rank: u16,
-    /// Whether this node has searched it, or found it in the table (recipe piece `first`).
-    pub(super) searched: bool,
 }
 
 impl Child {
@@ -92,8 +91,6 @@ impl Child {
             gate,
             estimated: false,
             tested: false,
-            rank: 0,
-            searched: false,
         }
     }
 
@@ -168,9 +165,9 @@ pub(super) fn select(
     let key = |c: &Child| {
         let (pn, dn) = shown(c);
         if or_node {
-            (crate::pn::add(pn, busy(c)), dn, c.rank)
+            (crate::pn::add(pn, busy(c)), dn)
         } else {
-            (crate::pn::add(dn, busy(c)), pn, c.rank)
+            (crate::pn::add(dn, busy(c)), pn)
         }
     };
     let mut best: Option<usize> = None;

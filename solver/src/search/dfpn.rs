@@ -13,7 +13,6 @@ use super::value::{deeper, Value};
 use crate::config::{DoubleCount, Rules};
 use crate::outcome::{Limits, Phase, Progress};
 use crate::pn::{self, PnDn, INF};
-use crate::recipe::{Piece, Recipe};
 use crate::repetition_table::RepetitionTable;
 use crate::stack::StackGuard;
 use crate::tt::{NodeId, Stored, Table, PURE_PROBE_SALT};
@@ -36,14 +35,6 @@ pub(super) struct Search<'a> {
     pub(super) double_count: DoubleCount,
     /// OR nodes' disproof numbers sum their checks' (see `SolverConfig::expect_no`).
     pub(super) expect_no: bool,
-    /// The proof-number rules (see [`crate::recipe`]).
-    pub(super) recipe: Recipe,
-    /// Xored into the keys of the unsolved positions this thread stores and reads: not 0 on
-    /// a helper proving by another recipe than the solve's (see [`Recipe::unsolved_salt`]).
-    pub(super) unsolved_salt: u64,
-    /// The recipe this thread proves the first proof by, when it is not the solve's (a
-    /// helper: see `SolverConfig::helper_recipe`).
-    pub(super) prove_recipe: Option<Recipe>,
     pub(super) rules: Rules,
     /// Interpositions wait for their futility test (tsume rules; see `children`).
     pub(super) futility_tests: bool,
@@ -166,29 +157,13 @@ impl Search<'_> {
         let stored = Stored { pn: v.pn, dn: v.dn, len: v.len, depth: v.depth, amount };
         let n = self.nodes_on_path.len();
         let parent = if n >= 2 { Some(self.nodes_on_path[n - 2]) } else { None };
-        let key = if self.keeps(v) && v.is_solved() {
+        let key = if self.keeps(v) {
             self.table_key(pos)
-        } else if self.keeps(v) {
-            self.table_key(pos) ^ self.unsolved_salt
         } else {
             // A pure-rule probe's bounded disproof: kept apart, for pure probes only.
             self.table_key(pos) ^ PURE_PROBE_SALT
         };
         self.table.store(key, v.hand, stored, parent);
-    }
-
-    /// The threshold of the best child from the second best's number: 1 + ε above it, or
-    /// one above it with the recipe piece `eps0`.
-    fn second_threshold(&self, second: PnDn) -> PnDn {
-        if self.recipe.has(Piece::EpsilonZero) {
-            if second >= pn::MAX_UNSOLVED {
-                INF
-            } else {
-                pn::add(second, 1)
-            }
-        } else {
-            pn::epsilon_threshold(second)
-        }
     }
 
     /// The remaining depth of a search that is bounded only by the depth limit, at `ply`.
@@ -265,12 +240,13 @@ impl Search<'_> {
             }
         }
 
+        // Against a dragon's or a horse's check from afar, an unguarded drop waits
+        // (see `super::distant_drop`).
+        let distant = !or_node && self.answers_distant_check(pos);
         let value = loop {
             let mut node = self.aggregate(pos, or_node, &frame.children, &frame.order);
-            if !or_node && self.recipe.has(Piece::Fold) {
-                while !node.is_solved() && self.fold(pos, &mut frame.children, &node) {
-                    node = self.aggregate(pos, or_node, &frame.children, &frame.order);
-                }
+            if distant && !node.is_solved() && self.fold_distant_drop(pos, &mut frame.children) {
+                node = self.aggregate(pos, or_node, &frame.children, &frame.order);
             }
             if ply == 1 {
                 self.root_value = (node.pn, node.dn);
@@ -296,9 +272,9 @@ impl Search<'_> {
                     } else {
                         or_child_dn_threshold(th_dn, dn, open.count() as PnDn)
                     };
-                    (th_pn.min(self.second_threshold(second)), th)
+                    (th_pn.min(pn::epsilon_threshold(second)), th)
                 } else {
-                    let th = self.second_threshold(second);
+                    let th = pn::epsilon_threshold(second);
                     (widen(th_pn, node.pn, pn), th_dn.min(th))
                 }
             };
@@ -320,12 +296,6 @@ impl Search<'_> {
             };
             let child = frame.children[best];
             let (child_th_pn, child_th_dn) = thresholds(best, second);
-            // A check never searched from here: one look first (recipe piece `first`).
-            let child_th_pn = if or_node && !child.searched && self.recipe.has(Piece::First) {
-                child_th_pn.min(1)
-            } else {
-                child_th_pn
-            };
             // A futility test's own margin of one (see `shown`) is not the child's to use.
             let child_th_dn = if child.is_futility_test() {
                 child_th_dn.saturating_sub(1).max(1)
@@ -345,7 +315,6 @@ impl Search<'_> {
             self.leave();
             self.unplay(pos, &child);
             frame.children[best].value = v;
-            frame.children[best].searched = true;
             self.activate(pos, &mut frame, child_depth);
             self.merge_sources(ply, &mut frame);
         };

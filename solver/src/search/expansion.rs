@@ -6,13 +6,11 @@ use super::futile_memo::MAX_MOVES;
 use super::futility::{futility_captures, king_escapes, mated_at_once, play_test, unplay_test};
 use super::hands::{and_proof_hand, saturate_held};
 use super::profile::ChildKind;
-use super::shtsume_order::{check_rank, defence_rank, distance};
 use super::value::Value;
 use crate::config::DoubleCount;
 use crate::config::Rules;
 use crate::outcome::Phase;
 use crate::pn::PnDn;
-use crate::recipe::Piece;
 use crate::repetition_table::RepetitionTable;
 use crate::tt::{PURE_PROBE_SALT, UNBOUNDED};
 use shogi::movegen::{self, generate};
@@ -150,13 +148,6 @@ impl Search<'_> {
             c.group =
                 if c.is_futility_test() { i as u32 } else { self.group_key(pos, c.mv, blocks, i) };
         }
-        if self.recipe.has(Piece::Order) {
-            let king = pos.king_square(!self.attacker);
-            for c in children.iter_mut() {
-                c.rank =
-                    if or_node { check_rank(pos, c.mv, king) } else { defence_rank(pos, c.mv) };
-            }
-        }
         order.clear();
         order.extend(0..children.len() as u16);
         order.sort_by_key(|&i| children[i as usize].group);
@@ -223,51 +214,31 @@ impl Search<'_> {
             self.enter(pos);
             // A futility test stands for the node itself, one ply up.
             let child_depth = if c.is_futility_test() { depth.saturating_add(1) } else { depth };
-            let (mut value, fresh) = self.look(pos, child_depth);
+            let value = self.estimate(pos, child_depth);
             let id = self.nodes_on_path[ply];
             if snda && !value.is_solved() && !c.is_futility_test() {
                 self.detect_source(ply, id);
             }
             self.leave();
             self.unplay(pos, &c);
-            let or_node = || pos.side_to_move() == self.attacker;
-            if self.recipe.has(Piece::Distance) && fresh && or_node() && !value.is_solved() {
-                // shtsume's floor: a check far from the king is not taken for an easy one.
-                if let Some(king) = pos.king_square(!self.attacker) {
-                    value.pn = value.pn.max(distance(king, c.mv.to()));
-                }
-            }
             let child = &mut frame.children[i];
             child.value = value;
             child.id = id;
             child.estimated = true;
-            child.searched = !fresh;
         }
         any
     }
 
     /// The value of the position just reached, with `depth` plies left, without expanding it.
     pub(super) fn estimate(&mut self, pos: &Position, depth: u16) -> Value {
-        self.look(pos, depth).0
-    }
-
-    /// [`Search::estimate`], and whether the value is a first estimate (neither the table nor
-    /// the repetition tier knew the position): for the recipe pieces `distance` and `first`.
-    fn look(&mut self, pos: &Position, depth: u16) -> (Value, bool) {
         let hand = self.attacker_hand(pos);
         if self.is_repetition() {
-            return (Value::disproven(hand, true, UNBOUNDED), false);
+            return Value::disproven(hand, true, UNBOUNDED);
         }
         if let Some(d) = self.repetitions.lookup(self.path_hash(), depth) {
-            return (Value::disproven(hand, true, d), false);
+            return Value::disproven(hand, true, d);
         }
         let known = self.table.lookup(self.table_key(pos), hand, depth);
-        // A thread of another recipe reads its own unsolved numbers (see `unsolved_salt`).
-        let known = match known {
-            _ if self.unsolved_salt == 0 => known,
-            Some(k) if k.pn == 0 || k.dn == 0 => Some(k),
-            _ => self.table.lookup(self.table_key(pos) ^ self.unsolved_salt, hand, depth),
-        };
         // A pure-rule probe also reads the bounded disproofs of earlier pure probes.
         let known = match known {
             Some(k) if k.pn == 0 || k.dn == 0 => Some(k),
@@ -279,20 +250,19 @@ impl Search<'_> {
             _ => known,
         };
         if let Some(k) = known {
-            return (Value::from_table(k), false);
+            return Value::from_table(k);
         }
         // A first visit with this hand starts no easier to disprove than a covered hand that was
         // already searched (a proof-number floor the other way round stalled no-mate searches).
-        let dn_floor = self.table.disproof_floor(self.table_key(pos) ^ self.unsolved_salt, hand);
+        let dn_floor = self.table.disproof_floor(self.table_key(pos), hand);
         let or_node = pos.side_to_move() == self.attacker;
         if or_node && depth == 0 {
-            return (Value::disproven(hand, false, 0), false);
+            return Value::disproven(hand, false, 0);
         }
         // Estimated before and not searched since (see `super::estimates`).
-        // A recipe's own estimates: a helper of another recipe keeps them apart.
-        let cache_key = pos.key() ^ self.key_salt ^ self.unsolved_salt;
+        let cache_key = pos.key() ^ self.key_salt;
         if let Some((pn, dn)) = self.estimates.get(cache_key) {
-            return (Value::unknown(pn, dn_floor.max(dn), hand), true);
+            return Value::unknown(pn, dn_floor.max(dn), hand);
         }
         // The search's own list: a fresh one is 2.4 KB to clear at every estimate.
         let list = &mut self.estimate_moves;
@@ -303,12 +273,11 @@ impl Search<'_> {
             if checks == 0 {
                 let v = Value::disproven(saturate_held(hand), false, UNBOUNDED);
                 self.store(pos, &v, 1);
-                return (v, false);
+                return v;
             }
-            // shtsume's first look at an OR position finds every check at (1, 1).
-            let dn = if self.recipe.has(Piece::Unit) { 1 } else { checks as PnDn };
+            let dn = checks as PnDn;
             self.estimates.put(cache_key, (1, dn));
-            (Value::unknown(1, dn_floor.max(dn), hand), true)
+            Value::unknown(1, dn_floor.max(dn), hand)
         } else {
             // The board's evasions, and the squares where a drop blocks: the count needs
             // no more (drops on one square count once), and drops are most of the evasions.
@@ -319,11 +288,11 @@ impl Search<'_> {
             if list.is_empty() && drops.is_empty() {
                 let v = Value::proven(and_proof_hand(pos, self.attacker, Hand::EMPTY), 0);
                 self.store(pos, &v, 1);
-                return (v, false);
+                return v;
             }
-            let pn = evasion_count(list, blocks, drops, self.recipe.has(Piece::Unit));
+            let pn = evasion_count(list, blocks, drops);
             self.estimates.put(cache_key, (pn, 1));
-            (Value::unknown(pn, dn_floor.max(1), hand), true)
+            Value::unknown(pn, dn_floor.max(1), hand)
         }
     }
 }
@@ -351,23 +320,12 @@ fn child_kind(c: &Child, or_node: bool, blocks: Option<(Square, Bitboard)>) -> C
 
 /// The initial proof number of a defender in check with the board's `evasions` and drops on
 /// the squares `drops` (the check's `blocks` as [`blocking_squares`] gives them):
-/// interpositions on one square count once, as they aggregate by max once expanded; with
-/// `one_chain` (recipe piece `unit`) every drop counts once, as the one chain it is searched as.
-fn evasion_count(
-    evasions: &MoveList,
-    blocks: Option<(Square, Bitboard)>,
-    drops: Bitboard,
-    one_chain: bool,
-) -> PnDn {
+/// interpositions on one square count once, as they aggregate by max once expanded.
+fn evasion_count(evasions: &MoveList, blocks: Option<(Square, Bitboard)>, drops: Bitboard) -> PnDn {
     let Some((ksq, line)) = blocks else {
         return evasions.len() as PnDn;
     };
-    let mut squares = if one_chain && drops.is_nonempty() {
-        // One square stands for the chain.
-        Bitboard::from_square(ksq)
-    } else {
-        drops
-    };
+    let mut squares = drops;
     let mut others = 0;
     for &mv in evasions.iter() {
         if is_block(mv, ksq, line) {

@@ -29,10 +29,10 @@ mod at_once;
 mod busy;
 mod children;
 mod dfpn;
+mod distant_drop;
 mod double_count;
 mod estimates;
 mod expansion;
-mod fold;
 mod futile_memo;
 mod futility;
 mod hands;
@@ -45,7 +45,6 @@ mod other_moves;
 mod path;
 pub mod profile;
 pub mod reference_proof;
-mod shtsume_order;
 mod solved_above;
 mod team;
 mod thresholds;
@@ -521,9 +520,6 @@ fn new_search<'a>(
         repetitions,
         double_count: config.double_count,
         expect_no: config.expect_no,
-        recipe: config.recipe,
-        unsolved_salt: 0,
-        prove_recipe: None,
         rules: config.rules,
         // Without futility tests, a search under tsume rules counts the plies of interpositions
         // it cannot yet show futile, which is harmless to a proof of mate with no depth limit
@@ -600,11 +596,7 @@ impl<'env> HelperEnv<'env> {
                 new_search(table, &mut repetitions, config, pos, self.attacker, self.limits);
             search.stop = self.interrupt;
             search.profile = None;
-            // Every other helper proves by the helper recipe (the first, the third, ...), on
-            // its own: its presence would steer the others from where their numbers lead.
-            search.prove_recipe =
-                config.helper_recipe.filter(|&r| k % 2 == 1 && r != config.recipe);
-            search.busy = if search.prove_recipe.is_some() { None } else { self.busy };
+            search.busy = self.busy;
             let root = walk_in(&mut search, pos, self.prefix);
             mate.serve(&mut search, &root);
         };

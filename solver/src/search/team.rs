@@ -311,14 +311,7 @@ impl Mate<'_> {
             let (nodes, visits) = (search.nodes, search.visits);
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &job {
                 &Job::Prove(depth) => {
-                    let own = search.recipe;
-                    if let Some(other) = search.prove_recipe {
-                        search.recipe = other;
-                        search.unsolved_salt = other.unsolved_salt();
-                    }
                     search.answer_beside_others(&mut root.clone(), depth);
-                    search.recipe = own;
-                    search.unsolved_salt = 0;
                 }
                 Job::Questions(pass) => search.work_on(root, pass),
                 Job::WalkLine => search.walk_line_reversed(&mut root.clone()),
