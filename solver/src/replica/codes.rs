@@ -1,6 +1,6 @@
 //! shtsume's codes for pieces and hand kinds, which its orders compare as numbers.
 
-use shogi::{Color, Piece, PieceKind, Square};
+use shogi::{Color, Piece, PieceKind};
 
 /// A hand kind's code (`FU` 1 ... `HI` 7): its orders rank drops by it.
 pub fn hand_code(kind: PieceKind) -> u8 {
@@ -44,20 +44,5 @@ pub fn captured_kind(piece: Piece) -> Option<PieceKind> {
         PieceKind::King => None,
         k if k.index() >= PieceKind::ProPawn.index() => Some(k.unpromote()),
         k => Some(k),
-    }
-}
-
-/// shtsume's distance from the king to a move's destination (`g_distance`): the larger of
-/// the file and rank differences where the square is two or more away on the king's file or
-/// rank, or two or more away on both (its "directions" are quadrants, not diagonals);
-/// elsewhere (next to the king, a knight's jump away and the like) 1.
-pub fn king_distance(king: Square, to: Square) -> u8 {
-    let (kf, kr) = (king.file().index() as i32, king.rank().index() as i32);
-    let (tf, tr) = (to.file().index() as i32, to.rank().index() as i32);
-    let (df, dr) = ((kf - tf).abs(), (kr - tr).abs());
-    if (df == 0 && dr > 1) || (dr == 0 && df > 1) || (df > 1 && dr > 1) {
-        df.max(dr) as u8
-    } else {
-        1
     }
 }

@@ -3,13 +3,13 @@
 //! every child and written when a node returns (shtsume's `bn_search_or`/`bn_search_and`).
 
 use super::checks::checks;
-use super::codes::king_distance;
 use super::evasions::evasions;
 use super::numbers::{attacker_order, defender_order, reorder, sort, summed, weak_dn, weak_pn};
 use super::pieces;
 use super::table::Table;
 use super::{sht_index, Entry, INFINITE, MAX_DEPTH, PRE_DISPROOF_MAX, PRE_PROOF_MAX, PROOF_MAX};
 use crate::pn::{PnDn, INF};
+use crate::search::king_distance;
 use crate::search::profile::{Trace, TraceRecord};
 use shogi::{Color, PieceKind, Position, Square};
 use std::collections::HashSet;

@@ -413,6 +413,15 @@ impl Table {
         }
     }
 
+    /// Puts card `c` in `kept` when none is kept yet or the kept card's hand stands in
+    /// `order` to `c`'s (the smaller proof hand, the larger disproof hand).
+    fn keep_if(&self, kept: &mut Option<Slot>, c: Slot, order: HandOrder) {
+        let hand = self.store.card(c).hand;
+        if kept.is_none_or(|best| compare_hands(self.store.card(best).hand, hand) == order) {
+            *kept = Some(c);
+        }
+    }
+
     /// Unsolved numbers at one depth (`fumei_update`). If the table already solves the
     /// position, `entry` takes the table's numbers and hand instead. Otherwise unknown cards of
     /// other hands are bounded by the new pn (a smaller hand at least, a larger one at most;
@@ -431,24 +440,14 @@ impl Table {
             match (compare_hands(hand, card.hand), self.status(c)) {
                 (HandOrder::Superior, Status::Proven) => {
                     // Keep the smallest proof hand met.
-                    let smaller = found.superior_proof.is_none_or(|best| {
-                        compare_hands(self.store.card(best).hand, card.hand) == HandOrder::Superior
-                    });
-                    if smaller {
-                        found.superior_proof = Some(c);
-                    }
+                    self.keep_if(&mut found.superior_proof, c, HandOrder::Superior);
                 }
                 (HandOrder::Superior, Status::Unknown) if !card.current => {
                     self.for_each_record(c, |r| r.pn = r.pn.max(entry.pn));
                 }
                 (HandOrder::Inferior, Status::Disproven) => {
                     // Keep the largest disproof hand met.
-                    let larger = found.inferior_disproof.is_none_or(|best| {
-                        compare_hands(self.store.card(best).hand, card.hand) == HandOrder::Inferior
-                    });
-                    if larger {
-                        found.inferior_disproof = Some(c);
-                    }
+                    self.keep_if(&mut found.inferior_disproof, c, HandOrder::Inferior);
                 }
                 (HandOrder::Inferior, Status::Unknown) if !card.current => {
                     self.for_each_record(c, |r| r.pn = r.pn.min(entry.pn));

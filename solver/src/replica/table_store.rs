@@ -127,16 +127,7 @@ impl Store {
         let record = Record { next: NIL, depth, pn, dn, sh };
         self.live_records += 1;
         self.peak_records = self.peak_records.max(self.live_records);
-        match self.free_records.pop() {
-            Some(r) => {
-                self.records[r as usize] = record;
-                r
-            }
-            None => {
-                self.records.push(record);
-                (self.records.len() - 1) as Slot
-            }
-        }
+        place(&mut self.records, &mut self.free_records, record)
     }
 
     /// Frees the list of records from `r` on (`tlist_free`).
@@ -163,16 +154,7 @@ impl Store {
             hinc: false,
             current: false,
         };
-        match self.free_cards.pop() {
-            Some(c) => {
-                self.cards[c as usize] = card;
-                c
-            }
-            None => {
-                self.cards.push(card);
-                (self.cards.len() - 1) as Slot
-            }
-        }
+        place(&mut self.cards, &mut self.free_cards, card)
     }
 
     /// Puts card `c` in front of `key`'s board, creating the board if needed.
@@ -234,6 +216,21 @@ impl Store {
             + self.cards.capacity() * size_of::<Card>()
             + self.records.capacity() * size_of::<Record>()
             + (self.free_cards.capacity() + self.free_records.capacity()) * size_of::<Slot>()
+    }
+}
+
+/// Puts `item` in the most recently freed place of `items` (shtsume's free lists), or at the
+/// end when none is free; returns its place.
+fn place<T>(items: &mut Vec<T>, free: &mut Vec<Slot>, item: T) -> Slot {
+    match free.pop() {
+        Some(at) => {
+            items[at as usize] = item;
+            at
+        }
+        None => {
+            items.push(item);
+            (items.len() - 1) as Slot
+        }
     }
 }
 

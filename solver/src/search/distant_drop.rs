@@ -5,7 +5,22 @@
 
 use super::children::{is_open, Child, Gate, Opens};
 use super::dfpn::Search;
-use shogi::{Move, PieceKind, Position};
+use shogi::{Move, PieceKind, Position, Square};
+
+/// shtsume's distance from the king to a move's destination (`g_distance`): the larger of
+/// the file and rank differences where the square is two or more away on the king's file or
+/// rank, or two or more away on both (its "directions" are quadrants, not diagonals);
+/// elsewhere (next to the king, a knight's jump away and the like) 1. The replica reads it too.
+pub fn king_distance(king: Square, to: Square) -> u8 {
+    let (kf, kr) = (king.file().index() as i32, king.rank().index() as i32);
+    let (tf, tr) = (to.file().index() as i32, to.rank().index() as i32);
+    let (df, dr) = ((kf - tf).abs(), (kr - tr).abs());
+    if (df == 0 && dr > 1) || (dr == 0 && df > 1) || (df > 1 && dr > 1) {
+        df.max(dr) as u8
+    } else {
+        1
+    }
+}
 
 impl Search<'_> {
     /// Whether the AND node `pos` answers a dragon's or a horse's check from afar: the
@@ -20,9 +35,7 @@ impl Search<'_> {
             Some((_, PieceKind::Dragon | PieceKind::Horse))
         );
         ranged
-            && pos
-                .king_square(pos.side_to_move())
-                .is_some_and(|k| crate::replica::codes::king_distance(k, last.to()) > 2)
+            && pos.king_square(pos.side_to_move()).is_some_and(|k| king_distance(k, last.to()) > 2)
     }
 
     /// Folds the first open interposition by drop on a square no defender guards behind the

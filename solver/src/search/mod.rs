@@ -51,6 +51,7 @@ mod thresholds;
 mod value;
 
 pub use at_once::QuestionThread;
+pub use distant_drop::king_distance;
 pub use line::replays_as_mate;
 pub use main_line::MateLen;
 pub use other_moves::{OtherMoves, OtherMovesResult};
