@@ -30,6 +30,10 @@ pub struct SolveResult {
     /// The answer is a timeout because every line the search could not settle ended at the
     /// depth limit (`SolverConfig::max_ply`): no mate within it, perhaps one beyond.
     pub depth_limited: bool,
+    /// With `depth_limited`: the plies from the root within which no mate is proven, the
+    /// depth the root's disproof holds for (at least the limit asked, more where the lines
+    /// that settled it end short of it); 0 otherwise.
+    pub no_mate_within: u16,
     /// For a mate: the line is the main line under the rules in force (the defender's longest
     /// resistance against the shortest mates found), not merely one line of the proof.
     pub main_line: bool,
@@ -119,6 +123,7 @@ impl SolveResult {
             nodes,
             elapsed,
             depth_limited: false,
+            no_mate_within: 0,
             main_line: false,
             proven_shortest: false,
             expansions: 0,

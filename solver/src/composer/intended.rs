@@ -137,7 +137,7 @@ pub(crate) fn compare_intended(
                 "the intended defence escapes the mate (the main line's proof does not hold)"
                     .to_string(),
             ),
-            Answer::Unsettled(what) => Departure::Unsettled(what),
+            Answer::Unsettled(what) | Answer::OpenBeyond { what, .. } => Departure::Unsettled(what),
             // Never the answer of `after_long` (only a cook question asks for a bound).
             Answer::NotWithin { plies, .. } => {
                 Departure::Unsettled(format!("no mate within {plies} plies"))

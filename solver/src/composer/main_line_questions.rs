@@ -22,7 +22,7 @@ use super::{
     MainPly, QuestionCounts, Unsettled,
 };
 use crate::outcome::{Outcome, SolveResult};
-use crate::search::{OtherMoves, QuestionThread};
+use crate::search::{OtherMoves, OtherMovesResult, QuestionThread};
 use shogi::{Move, Position};
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -83,6 +83,7 @@ impl Asker<'_> {
             longer: Mutex::new(HashMap::new()),
             others: &others,
             joint_settled: Mutex::new(vec![false; line.len()]),
+            no_mate_within: Mutex::new(vec![0; line.len()]),
             schedule: &schedule,
         };
         // One question a thread (see `questions::Schedule`): a disproof shared by two threads
@@ -92,6 +93,8 @@ impl Asker<'_> {
         });
         let asked = asking.questions.lock().unwrap_or_else(PoisonError::into_inner).clone();
         let found = asking.found.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let no_mate_within =
+            asking.no_mate_within.lock().unwrap_or_else(PoisonError::into_inner).clone();
         let outcomes = schedule.outcomes();
         let mut by_move: HashMap<(usize, Move), questions::Outcome<Answer>> = HashMap::new();
         let mut cooks: HashMap<(usize, Move), questions::Outcome<Answer>> = HashMap::new();
@@ -120,6 +123,9 @@ impl Asker<'_> {
                     (false, _, Some(own)) => (Some(own), true),
                     (false, whole, None) => (whole, false),
                 };
+                // What the joint question's depth-limited rounds proved of every check of
+                // this ply not found to mate.
+                let within = if found[i].contains(&c) { 0 } else { no_mate_within[i] };
                 let answer = match outcome {
                     Some(questions::Outcome::Settled(a)) => a,
                     Some(questions::Outcome::Unsettled(e)) => {
@@ -127,14 +133,17 @@ impl Asker<'_> {
                         let way: Vec<Move> = line[..i].iter().copied().chain([c]).collect();
                         match self.solver.known_after(&self.origin, &way, self.attacker) {
                             Some(false) => Answer::NoMate,
-                            _ if alone => Answer::Unsettled(e.describe()),
-                            _ => Answer::Unsettled(format!(
-                                "asked with the other checks of this move as one question: {}",
-                                e.describe()
-                            )),
+                            _ if alone => Answer::open(within, e.describe()),
+                            _ => Answer::open(
+                                within,
+                                format!(
+                                    "asked with the other checks of this move as one question: {}",
+                                    e.describe()
+                                ),
+                            ),
                         }
                     }
-                    None => Answer::Unsettled("not asked".to_string()),
+                    None => Answer::open(within, "not asked".to_string()),
                 };
                 findings.push(Finding { index: i, mv: c, ask: Ask::Cook, answer });
             }
@@ -213,6 +222,7 @@ impl Asker<'_> {
                             ply: f.index + 1,
                             line: super::Line::new(at.pos, &[f.mv], at.previous),
                             what: String::new(),
+                            no_mate_within: None,
                         };
                         // A cook as long as the main line (at the first move: not shorter),
                         // its length not proven, leaves a question of its own open: whether
@@ -259,6 +269,26 @@ impl Asker<'_> {
 /// 図巧 at 5 s of questions a problem (one thread) left 1035 questions open against 695 here.
 const AFTER_EVERY_QUESTION: usize = usize::MAX;
 
+/// The part of each try of a joint question (1 in this many nodes) that goes to its rounds
+/// with a bound. Half (2) left 231 questions of 14 hard 図巧 open against 191 without rounds:
+/// the question without a bound refutes most checks at less cost, and a longer mate it finds
+/// is then asked for the bound that matters.
+const DEEPENING_SHARE: u64 = 8;
+
+/// How deep the joint question of a ply `index` (0-based) with `remaining` plies of the main
+/// line from there is asked with a bound, in plies after the other check: after the first
+/// move, the main line's (a mate within them is a cook; none settles the question); at the
+/// first move, twice the main line's, "no cook within twice the main line" a composer can
+/// accept where the question stays open (the main line's length alone proves the headline
+/// the shortest).
+fn deepening_target(index: usize, remaining: usize) -> usize {
+    if index > 0 {
+        remaining - 1
+    } else {
+        2 * remaining - 2
+    }
+}
+
 /// What a depth-limited question came to.
 enum Bounded {
     /// A mate within the bound: the answer with its line.
@@ -286,6 +316,10 @@ struct Asking<'a> {
     others: &'a [Vec<Move>],
     /// The plies whose joint question is settled (their other checks' own questions are moot).
     joint_settled: Mutex<Vec<bool>>,
+    /// At each attacker ply, the plies after any other check not found to mate within which
+    /// none mates: what the joint question's depth-limited rounds proved (see
+    /// [`Asking::deepen`]).
+    no_mate_within: Mutex<Vec<usize>>,
     schedule: &'a Schedule<Answer>,
 }
 
@@ -361,7 +395,12 @@ impl Asking<'_> {
     }
 
     /// The other checks of the main line's position at `q.index` as one question (question
-    /// `k`): the mates it finds become questions of their own.
+    /// `k`): the mates it finds become questions of their own. Each try gives half its nodes
+    /// to the question with a bound that deepens ([`Asking::deepen`]) until that reaches its
+    /// target: after the first move the main line's plies, which settles the question (a
+    /// check is a cook only if it mates within them); at the first move, where any mate is a
+    /// cook, twice the main line's. The rest goes to the question without a bound, which
+    /// refutes the checks that mate nowhere at less cost where the lines are long.
     fn other_checks(
         &self,
         thread: &mut QuestionThread<'_>,
@@ -369,25 +408,55 @@ impl Asking<'_> {
         q: Question,
         cap: u64,
     ) -> Try<Answer> {
-        let left_out: Vec<Move> = {
-            let found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
-            [q.mv].into_iter().chain(found[q.index].iter().copied()).collect()
-        };
-        let limits = self.budget.limits(cap);
-        let cap_here = limits.nodes.unwrap_or(cap);
-        let (origin, attacker, stop) = (self.origin, self.attacker, self.budget.stop());
-        let prefix = &self.line[..q.index];
-        let r = thread.other_moves(origin, prefix, attacker, &left_out, &limits, stop);
-        self.budget.spend(r.nodes);
-        let nodes = r.nodes;
+        let remaining = self.line.len() - q.index;
+        let target = deepening_target(q.index, remaining);
         let settled = |answer| {
             self.joint_settled.lock().unwrap_or_else(PoisonError::into_inner)[q.index] = true;
             Try::Settled(answer)
         };
-        match r.answer {
-            OtherMoves::NoMate => settled(Answer::NoMate),
-            OtherMoves::DepthLimited => {
-                settled(Answer::Unsettled("no mate within the depth limit".to_string()))
+        let mut spent = 0;
+        if self.no_mate_within(q.index) < target {
+            let share = cap.div_ceil(DEEPENING_SHARE);
+            let r = self.deepen(thread, q, target, share);
+            spent = r.nodes;
+            match r.answer {
+                // After the first move, no other check mates within the main line's plies.
+                OtherMoves::DepthLimited(_) if q.index > 0 => {
+                    return settled(Answer::NotWithin { plies: remaining - 1, moves: Vec::new() })
+                }
+                OtherMoves::DepthLimited(_) => {}
+                OtherMoves::Open if self.budget.left() => {}
+                answer => return self.joint_answer(thread, k, q, answer, spent, share),
+            }
+        }
+        let rest = cap.saturating_sub(spent).max(1);
+        let r = self.unbounded(thread, q, rest);
+        let answer = match r.answer {
+            OtherMoves::DepthLimited(d) => {
+                let plies = usize::from(d).saturating_sub(1);
+                return settled(Answer::open(plies, "beyond the solver's depth limit".to_string()));
+            }
+            answer => answer,
+        };
+        // The nodes of the rounds with a bound count in this try too.
+        self.joint_answer(thread, k, q, answer, r.nodes, rest).plus_nodes(spent)
+    }
+
+    /// What one search of the joint question at `q`, `nodes` nodes within `cap`, makes of it.
+    fn joint_answer(
+        &self,
+        thread: &mut QuestionThread<'_>,
+        k: usize,
+        q: Question,
+        answer: OtherMoves,
+        nodes: u64,
+        cap: u64,
+    ) -> Try<Answer> {
+        let cap_here = self.budget.limits(cap).nodes.unwrap_or(cap);
+        match answer {
+            OtherMoves::NoMate => {
+                self.joint_settled.lock().unwrap_or_else(PoisonError::into_inner)[q.index] = true;
+                Try::Settled(Answer::NoMate)
             }
             OtherMoves::Mates(mates) => {
                 let mut questions = self.questions.lock().unwrap_or_else(PoisonError::into_inner);
@@ -408,11 +477,96 @@ impl Asking<'_> {
                 }
                 Try::Again { nodes }
             }
-            OtherMoves::Open if !self.budget.left() => Try::OutOfTime { nodes },
-            OtherMoves::Open if nodes < cap_here => Try::Stuck { nodes },
-            OtherMoves::Open => {
+            OtherMoves::DepthLimited(_) | OtherMoves::Open if !self.budget.left() => {
+                Try::OutOfTime { nodes }
+            }
+            OtherMoves::DepthLimited(_) | OtherMoves::Open if nodes < cap_here => {
+                Try::Stuck { nodes }
+            }
+            OtherMoves::DepthLimited(_) | OtherMoves::Open => {
                 self.ask_each(thread, k, q.index);
                 Try::Capped { nodes }
+            }
+        }
+    }
+
+    /// The plies after any other check of ply `index` (those found to mate aside) within
+    /// which none mates, as far as the joint question's rounds with a bound proved it.
+    fn no_mate_within(&self, index: usize) -> usize {
+        self.no_mate_within.lock().unwrap_or_else(PoisonError::into_inner)[index]
+    }
+
+    /// The main move and the checks found to mate at `q`'s ply: left out of its joint question.
+    fn left_out(&self, q: Question) -> Vec<Move> {
+        let found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+        [q.mv].into_iter().chain(found[q.index].iter().copied()).collect()
+    }
+
+    /// The joint question at `q` without a bound, within `cap` nodes and the budget.
+    fn unbounded(
+        &self,
+        thread: &mut QuestionThread<'_>,
+        q: Question,
+        cap: u64,
+    ) -> OtherMovesResult {
+        let left_out = self.left_out(q);
+        let limits = self.budget.limits(cap);
+        let (origin, attacker, stop) = (self.origin, self.attacker, self.budget.stop());
+        let prefix = &self.line[..q.index];
+        let r = thread.other_moves(origin, prefix, attacker, &left_out, &limits, stop);
+        self.budget.spend(r.nodes);
+        r
+    }
+
+    /// **A disproof that deepens.** The joint question at `q` asked with a bound, each round
+    /// two plies (later a quarter) deeper than the last one proved, until no other check
+    /// mates within `target` plies after it ([`OtherMoves::DepthLimited`]), one is found to
+    /// mate within the bound or none at all ([`OtherMoves::Mates`], [`OtherMoves::NoMate`]),
+    /// or `cap` nodes or the budget end it ([`OtherMoves::Open`]). Each round's depth is kept
+    /// ([`Asking::no_mate_within`]), and its disproofs in the table with the depth they hold
+    /// for, so the next round, the next try and the questions of the other plies build on
+    /// them; what the rounds proved is the bound an open question reports.
+    fn deepen(
+        &self,
+        thread: &mut QuestionThread<'_>,
+        q: Question,
+        target: usize,
+        cap: u64,
+    ) -> OtherMovesResult {
+        let left_out = self.left_out(q);
+        let (origin, attacker, stop) = (self.origin, self.attacker, self.budget.stop());
+        let prefix = &self.line[..q.index];
+        let mut nodes = 0;
+        loop {
+            let within = self.no_mate_within(q.index);
+            if within >= target {
+                let plies = (within + 1).min(usize::from(u16::MAX)) as u16;
+                return OtherMovesResult { answer: OtherMoves::DepthLimited(plies), nodes };
+            }
+            if nodes >= cap || !self.budget.left() {
+                return OtherMovesResult { answer: OtherMoves::Open, nodes };
+            }
+            // Plies from the position, the checks counted: one more than after them.
+            let step = if within < 24 { 2 } else { (within / 4) & !1 };
+            let asked = (within + 1 + step).min(target + 1).min(usize::from(u16::MAX - 1));
+            let limits = self.budget.limits(cap - nodes);
+            let plies = asked as u16;
+            let r = thread
+                .other_moves_within(origin, prefix, attacker, &left_out, plies, &limits, stop);
+            self.budget.spend(r.nodes);
+            nodes += r.nodes;
+            match r.answer {
+                // Held for at least the depth asked (a search cut short by the solver's own
+                // depth limit proves less: no deeper round can then end, and none is asked).
+                OtherMoves::DepthLimited(d) if d >= plies => {
+                    let mut kept =
+                        self.no_mate_within.lock().unwrap_or_else(PoisonError::into_inner);
+                    kept[q.index] = kept[q.index].max(usize::from(d) - 1);
+                }
+                OtherMoves::DepthLimited(_) => {
+                    return OtherMovesResult { answer: OtherMoves::Open, nodes }
+                }
+                answer => return OtherMovesResult { answer, nodes },
             }
         }
     }

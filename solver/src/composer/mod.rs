@@ -178,6 +178,9 @@ pub struct Unsettled {
     pub ply: usize,
     pub line: Line,
     pub what: String,
+    /// For "does this check mate?" left open: the plies from here, the check counted, within
+    /// which it is proven not to mate (a mate found later is longer; `None`: none proven).
+    pub no_mate_within: Option<usize>,
 }
 
 /// How a report's questions along the main line went, so that a composer sees whether more
@@ -339,14 +342,32 @@ enum Answer {
         moves: Vec<Move>,
         proven: bool,
     },
-    /// It mates (by `moves`, not proven the shortest), but not within `plies` plies: a
-    /// depth-limited search's disproof.
+    /// No mate within `plies` plies after the move (a depth-limited search's disproof);
+    /// it mates by `moves` (not proven the shortest), or, with none, perhaps beyond.
     NotWithin {
         plies: usize,
         moves: Vec<Move>,
     },
     NoMate,
     Unsettled(String),
+    /// Not settled, but no mate within `plies` plies after the move is proven (the deepest
+    /// depth-limited question that ended); `what` says how far the rest got.
+    OpenBeyond {
+        plies: usize,
+        what: String,
+    },
+}
+
+impl Answer {
+    /// An unsettled question's answer with what it proved on the way: no mate within
+    /// `plies` plies after the move (0: nothing).
+    fn open(plies: usize, what: String) -> Answer {
+        if plies == 0 {
+            Answer::Unsettled(what)
+        } else {
+            Answer::OpenBeyond { plies, what }
+        }
+    }
 }
 
 /// Asks the questions of one report with the shared solver.
@@ -489,6 +510,7 @@ fn cook_found(at: &MainPly, c: Move, answer: Answer, report: &mut ComposerReport
                     ply: i + 1,
                     line: Line::new(pos, &[c], previous),
                     what: format!("mates in {length}, a shorter mate (a cook) not ruled out"),
+                    no_mate_within: None,
                 });
             }
         }
@@ -503,6 +525,17 @@ fn cook_found(at: &MainPly, c: Move, answer: Answer, report: &mut ComposerReport
             ply: i + 1,
             line: Line::new(pos, &[c], previous),
             what: format!("whether this check mates: {what}"),
+            no_mate_within: None,
+        }),
+        // Counted as a mate is, the check included ("mates in 3 plies from here").
+        Answer::OpenBeyond { plies, what } => report.unsettled.push(Unsettled {
+            ply: i + 1,
+            line: Line::new(pos, &[c], previous),
+            what: format!(
+                "whether this check mates: no mate within {} plies; beyond, open ({what})",
+                plies + 1
+            ),
+            no_mate_within: Some(plies + 1),
         }),
     }
 }
@@ -547,17 +580,22 @@ fn variation_found(
             ply: i + 1,
             line: Line::new(pos, &[e], previous),
             what: "this defence escapes (the main line's proof does not hold)".to_string(),
+            no_mate_within: None,
         }),
-        Answer::Unsettled(what) => report.unsettled.push(Unsettled {
-            ply: i + 1,
-            line: Line::new(pos, &[e], previous),
-            what: format!("the length of this defence: {what}"),
-        }),
+        Answer::Unsettled(what) | Answer::OpenBeyond { what, .. } => {
+            report.unsettled.push(Unsettled {
+                ply: i + 1,
+                line: Line::new(pos, &[e], previous),
+                what: format!("the length of this defence: {what}"),
+                no_mate_within: None,
+            })
+        }
         // Never the answer to a defence's question (only cooks are asked for a bound).
         Answer::NotWithin { plies, .. } => report.unsettled.push(Unsettled {
             ply: i + 1,
             line: Line::new(pos, &[e], previous),
             what: format!("the length of this defence: no mate within {plies} plies"),
+            no_mate_within: None,
         }),
     }
 }

@@ -74,6 +74,20 @@ pub(super) enum Try<A> {
     Stuck { nodes: u64 },
 }
 
+impl<A> Try<A> {
+    /// The same try, `more` nodes spent before it counted in it.
+    pub(super) fn plus_nodes(self, more: u64) -> Try<A> {
+        match self {
+            Try::Settled(a) => Try::Settled(a),
+            Try::Capped { nodes } => Try::Capped { nodes: nodes + more },
+            Try::Again { nodes } => Try::Again { nodes: nodes + more },
+            Try::Provisional { answer, nodes } => Try::Provisional { answer, nodes: nodes + more },
+            Try::OutOfTime { nodes } => Try::OutOfTime { nodes: nodes + more },
+            Try::Stuck { nodes } => Try::Stuck { nodes: nodes + more },
+        }
+    }
+}
+
 /// What asking a question came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Outcome<A> {

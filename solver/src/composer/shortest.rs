@@ -17,7 +17,9 @@ pub(super) fn rules_out_shorter(answer: &Answer, remaining: usize) -> bool {
     match answer {
         Answer::NoMate => true,
         // No mate within `plies` after the check: at least `plies + 2` plies with it.
-        Answer::NotWithin { plies, .. } => plies + 2 >= remaining,
+        Answer::NotWithin { plies, .. } | Answer::OpenBeyond { plies, .. } => {
+            plies + 2 >= remaining
+        }
         Answer::Mate { moves, proven } => *proven && moves.len() + 1 >= remaining,
         Answer::Unsettled(_) => false,
     }
@@ -50,5 +52,9 @@ mod tests {
         assert!(rules_out_shorter(&Answer::NotWithin { plies: 5, moves: moves(8) }, 7));
         assert!(!rules_out_shorter(&Answer::NotWithin { plies: 4, moves: moves(8) }, 7));
         assert!(!rules_out_shorter(&Answer::Unsettled(String::new()), 7));
+        // Open beyond, but no mate within 6 after the check: what the headline needs.
+        let open = |plies| Answer::OpenBeyond { plies, what: String::new() };
+        assert!(rules_out_shorter(&open(6), 7));
+        assert!(!rules_out_shorter(&open(4), 7));
     }
 }

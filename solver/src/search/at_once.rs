@@ -121,6 +121,27 @@ impl<'a> QuestionThread<'a> {
         other_moves_on(self.table, self.repetitions, config, &asked, left_out)
     }
 
+    /// As [`QuestionThread::other_moves`], with no mate longer than `plies` plies from the
+    /// position reached, its checks counted (a depth-limited question: a "no" is
+    /// [`super::OtherMoves::DepthLimited`] with the depth it holds for).
+    #[allow(clippy::too_many_arguments)]
+    pub fn other_moves_within(
+        &mut self,
+        origin: &Position,
+        prefix: &[Move],
+        attacker: Color,
+        left_out: &[Move],
+        plies: u16,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> OtherMovesResult {
+        let asked = Asked { origin, prefix, attacker, limits, stop };
+        let way = prefix.len().min(u16::MAX as usize) as u16;
+        let max_ply = way.saturating_add(plies).min(self.config.max_ply);
+        let config = SolverConfig { max_ply, ..self.settings().clone() };
+        other_moves_on(self.table, self.repetitions, &config, &asked, left_out)
+    }
+
     /// What the table alone says of the position `prefix` reaches (see
     /// [`super::Solver::known_after`]).
     pub fn known_after(

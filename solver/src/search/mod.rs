@@ -394,7 +394,7 @@ fn solve_on(
         // A root the table already answers (a question asked again) needs no search.
         let value = team.prove_beside(depth, || search.answer_beside_others(&mut root, depth));
         let first_proof = (start.elapsed(), search.nodes + team.helper_nodes());
-        let mut depth_limited = false;
+        let (mut depth_limited, mut no_mate_within) = (false, 0);
         let (mut main_line, mut proven_shortest) = (false, false);
         let mut phases = Phases { first_proof, ..Phases::default() };
         let outcome = if search.aborted {
@@ -462,7 +462,7 @@ fn solve_on(
             Outcome::NoMate
         } else {
             // No mate within the depth limit, but one may lie beyond it.
-            depth_limited = true;
+            (depth_limited, no_mate_within) = (true, value.depth);
             Outcome::Timeout
         };
         phases.entered = search.entered;
@@ -492,6 +492,7 @@ fn solve_on(
             nodes,
             elapsed: start.elapsed(),
             depth_limited,
+            no_mate_within,
             main_line,
             proven_shortest,
             expansions: search.visits + counts.visits.load(Ordering::Relaxed),

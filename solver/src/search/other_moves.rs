@@ -34,8 +34,9 @@ pub enum OtherMoves {
     NoMate,
     /// These other checks mate (at least one; the root's proven children).
     Mates(Vec<Move>),
-    /// No other check mates within the depth limit; one may beyond it.
-    DepthLimited,
+    /// No other check mates within this many plies (the root's disproof, the checks
+    /// counted: at least the depth limit); one may beyond it.
+    DepthLimited(u16),
     /// The node cap, the time or `stop` ended it first.
     Open,
 }
@@ -108,7 +109,7 @@ pub(super) fn other_moves_on(
     } else if value.is_disproven() && value.depth == UNBOUNDED {
         OtherMoves::NoMate
     } else if value.is_disproven() {
-        OtherMoves::DepthLimited
+        OtherMoves::DepthLimited(value.depth)
     } else {
         OtherMoves::Open
     };
