@@ -17,6 +17,7 @@
 
 use super::budget::Budget;
 use super::questions::{self, Ask, Question, Schedule, Try};
+use super::rejoin::CheckAnswer;
 use super::{
     answer_of, checks, cook_found, try_within, variation_found, Answer, Asker, ComposerReport,
     MainPly, QuestionCounts, Unsettled,
@@ -165,6 +166,17 @@ impl Asker<'_> {
         findings.sort_by_cached_key(|f| {
             (f.index, if f.ask == Ask::Variation { evasion_rank(f) } else { 0 })
         });
+        // A cook that rejoins the main line is no sooner than it (see `rejoin`): settled
+        // before the question is asked, and again once the questions of the later plies are.
+        let rejoined = |findings: &mut Vec<Finding>| {
+            let mut answers: Vec<CheckAnswer<'_>> = findings
+                .iter_mut()
+                .filter(|f| f.ask == Ask::Cook)
+                .map(|f| CheckAnswer { index: f.index, mv: f.mv, answer: &mut f.answer })
+                .collect();
+            super::rejoin::settle_rejoining(&mut answers, &positions)
+        };
+        rejoined(&mut findings);
         // Then, with what is left of the budget, whether the mates as long as the main line's
         // (at the first move: any) mate sooner: this decides the headline's length, not
         // soundness, so it comes after every other question.
@@ -203,6 +215,7 @@ impl Asker<'_> {
                 }
             }
         }
+        rejoined(&mut findings);
         // Counted as the report lists them: an answer may itself leave the question open (a
         // longer mate where a shorter one would be a cook).
         let (asked_count, listed_before) = (findings.len(), report.unsettled.len());

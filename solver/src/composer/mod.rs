@@ -26,6 +26,7 @@ pub mod html;
 pub mod intended;
 mod main_line_questions;
 mod questions;
+mod rejoin;
 mod shortest;
 pub mod text;
 
@@ -336,7 +337,7 @@ pub fn report_on(
 }
 
 /// The answer to one question: the mate length after a move, if any.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Answer {
     Mate {
         moves: Vec<Move>,
