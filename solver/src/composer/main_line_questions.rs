@@ -84,7 +84,7 @@ impl Asker<'_> {
             longer: Mutex::new(HashMap::new()),
             others: &others,
             joint_settled: Mutex::new(vec![false; line.len()]),
-            no_mate_within: Mutex::new(vec![0; line.len()]),
+            no_mate_within: Mutex::new(vec![None; line.len()]),
             schedule: &schedule,
         };
         // One question a thread (see `questions::Schedule`): a disproof shared by two threads
@@ -126,7 +126,7 @@ impl Asker<'_> {
                 };
                 // What the joint question's depth-limited rounds proved of every check of
                 // this ply not found to mate.
-                let within = if found[i].contains(&c) { 0 } else { no_mate_within[i] };
+                let within = if found[i].contains(&c) { 0 } else { no_mate_within[i].unwrap_or(0) };
                 let answer = match outcome {
                     Some(questions::Outcome::Settled(a)) => a,
                     Some(questions::Outcome::Unsettled(e)) => {
@@ -331,8 +331,8 @@ struct Asking<'a> {
     joint_settled: Mutex<Vec<bool>>,
     /// At each attacker ply, the plies after any other check not found to mate within which
     /// none mates: what the joint question's depth-limited rounds proved (see
-    /// [`Asking::deepen`]).
-    no_mate_within: Mutex<Vec<usize>>,
+    /// [`Asking::deepen`]; `None`: nothing yet, not even that none mates at once).
+    no_mate_within: Mutex<Vec<Option<usize>>>,
     schedule: &'a Schedule<Answer>,
 }
 
@@ -428,7 +428,7 @@ impl Asking<'_> {
             Try::Settled(answer)
         };
         let mut spent = 0;
-        if self.no_mate_within(q.index) < target {
+        if self.no_mate_within(q.index).is_none_or(|w| w < target) {
             let share = cap.div_ceil(DEEPENING_SHARE);
             let r = self.deepen(thread, q, target, share);
             spent = r.nodes;
@@ -505,7 +505,7 @@ impl Asking<'_> {
 
     /// The plies after any other check of ply `index` (those found to mate aside) within
     /// which none mates, as far as the joint question's rounds with a bound proved it.
-    fn no_mate_within(&self, index: usize) -> usize {
+    fn no_mate_within(&self, index: usize) -> Option<usize> {
         self.no_mate_within.lock().unwrap_or_else(PoisonError::into_inner)[index]
     }
 
@@ -552,16 +552,21 @@ impl Asking<'_> {
         let mut nodes = 0;
         loop {
             let within = self.no_mate_within(q.index);
-            if within >= target {
-                let plies = (within + 1).min(usize::from(u16::MAX)) as u16;
+            if let Some(w) = within.filter(|&w| w >= target) {
+                let plies = (w + 1).min(usize::from(u16::MAX)) as u16;
                 return OtherMovesResult { answer: OtherMoves::DepthLimited(plies), nodes };
             }
             if nodes >= cap || !self.budget.left() {
                 return OtherMovesResult { answer: OtherMoves::Open, nodes };
             }
-            // Plies from the position, the checks counted: one more than after them.
-            let step = if within < 24 { 2 } else { (within / 4) & !1 };
-            let asked = (within + 1 + step).min(target + 1).min(usize::from(u16::MAX - 1));
+            // Plies from the position, the checks counted: one more than after them (at the
+            // main line's last move, 1: whether another check mates at once).
+            let asked = match within {
+                None => 3,
+                Some(w) if w < 24 => w + 3,
+                Some(w) => w + 1 + ((w / 4) & !1),
+            };
+            let asked = asked.min(target + 1).min(usize::from(u16::MAX - 1));
             let limits = self.budget.limits(cap - nodes);
             let plies = asked as u16;
             let r = thread
@@ -574,7 +579,7 @@ impl Asking<'_> {
                 OtherMoves::DepthLimited(d) if d >= plies => {
                     let mut kept =
                         self.no_mate_within.lock().unwrap_or_else(PoisonError::into_inner);
-                    kept[q.index] = kept[q.index].max(usize::from(d) - 1);
+                    kept[q.index] = kept[q.index].max(Some(usize::from(d) - 1));
                 }
                 OtherMoves::DepthLimited(_) => {
                     return OtherMovesResult { answer: OtherMoves::Open, nodes }
