@@ -408,8 +408,8 @@ impl Asking<'_> {
     }
 
     /// The other checks of the main line's position at `q.index` as one question (question
-    /// `k`): the mates it finds become questions of their own. Each try gives half its nodes
-    /// to the question with a bound that deepens ([`Asking::deepen`]) until that reaches its
+    /// `k`): the mates it finds become questions of their own. Each try gives a share of its
+    /// nodes ([`DEEPENING_SHARE`]) to the question with a bound that deepens ([`Asking::deepen`]) until that reaches its
     /// target: after the first move the main line's plies, which settles the question (a
     /// check is a cook only if it mates within them); at the first move, where any mate is a
     /// cook, twice the main line's. The rest goes to the question without a bound, which

@@ -57,6 +57,14 @@ impl<'a> QuestionThread<'a> {
         }
     }
 
+    /// The next question's settings with no mate longer than `plies` plies from the position
+    /// `prefix` reaches (within the solver's own depth limit).
+    fn settings_within(&self, prefix: &[Move], plies: u16) -> SolverConfig {
+        let way = prefix.len().min(u16::MAX as usize) as u16;
+        let max_ply = way.saturating_add(plies).min(self.config.max_ply);
+        SolverConfig { max_ply, ..self.settings().clone() }
+    }
+
     /// As [`Solver::solve_after`](super::Solver::solve_after), on this thread alone.
     pub fn solve_after(
         &mut self,
@@ -99,9 +107,7 @@ impl<'a> QuestionThread<'a> {
         stop: &AtomicBool,
     ) -> SolveResult {
         let asked = Asked { origin, prefix, attacker, limits, stop };
-        let way = prefix.len().min(u16::MAX as usize) as u16;
-        let max_ply = way.saturating_add(plies).min(self.config.max_ply);
-        let config = SolverConfig { max_ply, ..self.settings().clone() };
+        let config = self.settings_within(prefix, plies);
         solve_on(self.table, self.repetitions, &config, &asked, &mut |_| {}).result
     }
 
@@ -136,9 +142,7 @@ impl<'a> QuestionThread<'a> {
         stop: &AtomicBool,
     ) -> OtherMovesResult {
         let asked = Asked { origin, prefix, attacker, limits, stop };
-        let way = prefix.len().min(u16::MAX as usize) as u16;
-        let max_ply = way.saturating_add(plies).min(self.config.max_ply);
-        let config = SolverConfig { max_ply, ..self.settings().clone() };
+        let config = self.settings_within(prefix, plies);
         other_moves_on(self.table, self.repetitions, &config, &asked, left_out)
     }
 
