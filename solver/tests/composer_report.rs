@@ -434,3 +434,26 @@ fn a_cook_shorter_than_the_main_line_is_named_in_the_headline() {
     let t = text::render("as long", &r);
     assert!(!t.contains("a shorter mate found"), "{t}");
 }
+
+/// After the first move another check is a cook only if it mates within the main line's plies
+/// from there, and that is what it is asked first, with the bound, rather than whether it
+/// mates at all. A YaneuraOu mate in 11 (the main solve capped at 5,000,000 nodes, 200,000
+/// nodes of questions, first tries of 20,000: one thread, so the same report everywhere)
+/// settles every question; asked without a bound its later checks left 13 open.
+#[test]
+fn a_later_check_is_asked_whether_it_mates_within_the_main_line() {
+    let sfen = problem_line("yaneuraou_mate11_100.sfen", "yane500m-mate11-0001");
+    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
+    let limits = ReportLimits {
+        main: Limits { time: None, nodes: Some(5_000_000) },
+        question_nodes: 20_000,
+        questions_nodes: Some(200_000),
+        questions_time: Duration::MAX,
+        ..ReportLimits::default()
+    };
+    let r = check_problem(&mut solver, &position(&sfen), None, &limits, &AtomicBool::new(false));
+    assert_eq!(r.length, Some(11));
+    assert!(r.unsettled.is_empty(), "{:?}", r.unsettled);
+    assert!(r.proven_shortest && r.questions.unsettled == 0, "{:?}", r.questions);
+    assert!(r.questions.nodes <= 200_000, "{:?}", r.questions);
+}

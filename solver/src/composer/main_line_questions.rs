@@ -589,7 +589,9 @@ impl Asking<'_> {
         }
     }
 
-    /// A check found to mate (question `k`): its line and length. A mate not proven the
+    /// Whether another check mates (question `k`), and its line and length. After the first
+    /// move it is asked first whether it mates within the main line's plies from there
+    /// ([`Asking::within_main_line`]): no, and it is no cook. A mate not proven the
     /// shortest and no shorter than the main line from here is then asked for the bound that
     /// matters: after the first move, one longer than the main line's is a cook only if it
     /// mates within the plies the main line needs; one as long (or, at the first move, longer)
@@ -606,6 +608,11 @@ impl Asking<'_> {
         let way = self.way(q);
         let (origin, attacker, stop) = (self.origin, self.attacker, self.budget.stop());
         let known = self.longer.lock().unwrap_or_else(PoisonError::into_inner).get(&k).cloned();
+        if q.index > 0 && known.is_none() {
+            if let Some(tried) = self.within_main_line(thread, &way, remaining - 1, cap) {
+                return tried;
+            }
+        }
         let (moves, spent) = match known {
             Some(moves) => (moves, 0),
             None => {
@@ -636,6 +643,38 @@ impl Asking<'_> {
                 let answer = Answer::Mate { moves, proven: false };
                 Try::Provisional { answer, nodes: (spent + nodes).max(1) }
             }
+        }
+    }
+
+    /// After the first move, the other check `way` ends with asked whether it mates within
+    /// the `plies` the main line needs after it, the question that decides whether it is a
+    /// cook, before any other: `None` when it does (or the table already proves a mate), its
+    /// line then read as a cook's; else no cook (`NotWithin`), or the try capped. Asked
+    /// without a bound, as at the first move, the question must prove that the check mates
+    /// nowhere: on 図巧21's ninth move a fresh search disproves each of nine other checks
+    /// within the 12 plies in 0.1-3.8 M nodes, without a bound in 0.1-9.9 M, 1.1-4.2 times as
+    /// many.
+    fn within_main_line(
+        &self,
+        thread: &mut QuestionThread<'_>,
+        way: &[Move],
+        plies: usize,
+        cap: u64,
+    ) -> Option<Try<Answer>> {
+        if thread.known_after(self.origin, way, self.attacker) == Some(true) {
+            return None;
+        }
+        match self.bounded(thread, way, plies, cap) {
+            Bounded::Mate(_) => None,
+            Bounded::NoneWithin => {
+                Some(Try::Settled(Answer::NotWithin { plies, moves: Vec::new() }))
+            }
+            Bounded::Open { nodes } if !self.budget.left() => Some(Try::OutOfTime { nodes }),
+            // Ended short of its cap with no answer (see `try_within`).
+            Bounded::Open { nodes } if nodes < self.budget.limits(cap).nodes.unwrap_or(cap) => {
+                Some(Try::Stuck { nodes })
+            }
+            Bounded::Open { nodes } => Some(Try::Capped { nodes }),
         }
     }
 
