@@ -317,6 +317,21 @@ fn a_second_report_with_the_table_file_goes_on_from_the_first() {
     assert_eq!(first["questions"]["settled"], second["questions"]["settled"]);
 }
 
+/// The report of `sfen` budgeted in nodes alone, so that at one thread it is the same on every
+/// machine: `main` for its own solve, `questions` for its questions together, each first asked
+/// within `first_cap`.
+fn report_by_nodes(sfen: &str, main: u64, first_cap: u64, questions: u64) -> ComposerReport {
+    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
+    let limits = ReportLimits {
+        main: Limits { time: None, nodes: Some(main) },
+        question_nodes: first_cap,
+        questions_time: Duration::MAX,
+        questions_nodes: Some(questions),
+        ..ReportLimits::default()
+    };
+    check_problem(&mut solver, &position(sfen), None, &limits, &AtomicBool::new(false))
+}
+
 /// 図巧12 (27 plies): its own solve does not prove the length the shortest within its budget,
 /// but the report's questions settle every other check along the main line with no mate sooner
 /// than the main line's, which proves it; the headline says so, and by what. With a node budget
@@ -324,16 +339,8 @@ fn a_second_report_with_the_table_file_goes_on_from_the_first() {
 #[test]
 fn the_questions_prove_the_length_where_the_solve_did_not() {
     let sfen = problem_line("edo_zukou.sfen", "zukou-012");
-    let run = || {
-        let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
-        let limits = ReportLimits {
-            main: Limits { time: None, nodes: Some(120_000_000) },
-            questions_time: Duration::MAX,
-            questions_nodes: Some(4_000_000),
-            ..ReportLimits::default()
-        };
-        check_problem(&mut solver, &position(&sfen), None, &limits, &AtomicBool::new(false))
-    };
+    let run =
+        || report_by_nodes(&sfen, 120_000_000, ReportLimits::default().question_nodes, 4_000_000);
     let r = run();
     assert_eq!(r.length, Some(27));
     assert!(r.unsettled.is_empty() && r.shorter_open.is_empty(), "{:?}", r.unsettled);
@@ -354,14 +361,7 @@ fn the_questions_prove_the_length_where_the_solve_did_not() {
 #[test]
 fn an_open_question_about_a_shorter_mate_is_named_in_the_headline() {
     let sfen = problem_line("edo_zukou.sfen", "zukou-012");
-    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
-    let limits = ReportLimits {
-        main: Limits { time: None, nodes: Some(120_000_000) },
-        questions_time: Duration::MAX,
-        questions_nodes: Some(1),
-        ..ReportLimits::default()
-    };
-    let r = check_problem(&mut solver, &position(&sfen), None, &limits, &AtomicBool::new(false));
+    let r = report_by_nodes(&sfen, 120_000_000, ReportLimits::default().question_nodes, 1);
     assert!(!r.proven_shortest && !r.shorter_open.is_empty(), "{r:?}");
     let first = &r.shorter_open[0];
     let t = text::render("zukou-012", &r);
@@ -377,14 +377,7 @@ fn an_open_question_about_a_shorter_mate_is_named_in_the_headline() {
 #[test]
 fn a_cook_whose_length_is_open_leaves_its_question_unsettled() {
     let sfen = problem_line("edo_zukou.sfen", "zukou-010");
-    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
-    let limits = ReportLimits {
-        main: Limits { time: None, nodes: Some(120_000_000) },
-        questions_time: Duration::MAX,
-        questions_nodes: Some(4_000_000),
-        ..ReportLimits::default()
-    };
-    let r = check_problem(&mut solver, &position(&sfen), None, &limits, &AtomicBool::new(false));
+    let r = report_by_nodes(&sfen, 120_000_000, ReportLimits::default().question_nodes, 4_000_000);
     assert!(!r.proven_shortest && !r.shorter_open.is_empty(), "{r:?}");
     for open in &r.shorter_open {
         let listed = r
@@ -443,15 +436,7 @@ fn a_cook_shorter_than_the_main_line_is_named_in_the_headline() {
 #[test]
 fn a_later_check_is_asked_whether_it_mates_within_the_main_line() {
     let sfen = problem_line("yaneuraou_mate11_100.sfen", "yane500m-mate11-0001");
-    let mut solver = Solver::new(SolverConfig { hash_mb: 64, ..SolverConfig::default() });
-    let limits = ReportLimits {
-        main: Limits { time: None, nodes: Some(5_000_000) },
-        question_nodes: 20_000,
-        questions_nodes: Some(200_000),
-        questions_time: Duration::MAX,
-        ..ReportLimits::default()
-    };
-    let r = check_problem(&mut solver, &position(&sfen), None, &limits, &AtomicBool::new(false));
+    let r = report_by_nodes(&sfen, 5_000_000, 20_000, 200_000);
     assert_eq!(r.length, Some(11));
     assert!(r.unsettled.is_empty(), "{:?}", r.unsettled);
     assert!(r.proven_shortest && r.questions.unsettled == 0, "{:?}", r.questions);

@@ -659,8 +659,8 @@ impl Asking<'_> {
     /// line then read as a cook's; else no cook (`NotWithin`), or the try capped. Asked
     /// without a bound, as at the first move, the question must prove that the check mates
     /// nowhere: on 図巧21's ninth move a fresh search disproves each of nine other checks
-    /// within the 12 plies in 0.1-3.8 M nodes, without a bound in 0.1-9.9 M, 1.1-4.2 times as
-    /// many.
+    /// within the 12 plies in 0.1-3.8 M nodes, without a bound in 0.1-9.9 M, 1.1-7.1 times as
+    /// many (benches/history/48).
     fn within_main_line(
         &self,
         thread: &mut QuestionThread<'_>,

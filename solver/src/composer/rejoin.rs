@@ -76,17 +76,9 @@ fn rejoins(pos: &Position, c: Move, target: &Position) -> bool {
     evasions.iter().filter(|e| counted(e)).any(|&e| {
         let mut reached = after.clone();
         reached.make_move(e);
-        reached.key() == target.key() && same_position(&reached, target)
+        // The same board, hands and side to move (`Position`'s equality: history aside).
+        reached == *target
     })
-}
-
-/// The same board, hands and side to move (the move counters aside).
-fn same_position(a: &Position, b: &Position) -> bool {
-    let strip = |p: &Position| {
-        let sfen = p.to_sfen();
-        sfen.rsplit_once(' ').map(|(head, _)| head.to_string()).unwrap_or(sfen)
-    };
-    strip(a) == strip(b)
 }
 
 #[cfg(test)]
