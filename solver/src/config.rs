@@ -68,6 +68,13 @@ impl Rules {
     }
 }
 
+/// The default of [`SolverConfig::shorter_mate_percent`]: the answer within about 1.25 times
+/// the first proof's time.
+pub const DEFAULT_SHORTER_MATE_PERCENT: u64 = 25;
+/// [`SolverConfig::shorter_mate_percent`] of the composer's report's own solve: the line it
+/// judges the problem by is worth more time than an answer's, and its questions come after.
+pub const REPORT_SHORTER_MATE_PERCENT: u64 = 100;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolverConfig {
     /// Transposition table size in MiB (USI_Hash).
@@ -108,10 +115,11 @@ pub struct SolverConfig {
     /// first time, its proof already in the table). Off: such a root (a question asked again,
     /// a table file) gets the small budget of a root recalled.
     pub refine_recalled: bool,
-    /// Under a time limit (and no node limit), a main line not yet proven shortest is
-    /// refined on until its questions are settled or the time is up (issue 80, item 4). Off
-    /// in the composer's report, whose own questions take the time after the solve.
-    pub refine_until_deadline: bool,
+    /// What the main line (tsume rules) may spend after the first proof, reading the line
+    /// from the proof and looking for shorter mates, as a percentage of the first proof's
+    /// nodes (at least a floor of its own: see `search::AFTER_PROOF_FLOOR`). USI
+    /// `ShorterMatePercent`, `--shorter-mate-percent`.
+    pub shorter_mate_percent: u64,
     /// With `profile`: another solver's proof tree of the problem, to count where the first
     /// proof's expansions leave it (`solve --proof-reference`, see
     /// `search::reference_proof`).
@@ -133,7 +141,7 @@ impl Default for SolverConfig {
             lines_in_order: false,
             expect_no: false,
             refine_recalled: false,
-            refine_until_deadline: true,
+            shorter_mate_percent: DEFAULT_SHORTER_MATE_PERCENT,
             profile_reference: None,
         }
     }

@@ -6,7 +6,7 @@ pub mod outcome;
 pub mod search;
 pub mod stack;
 
-pub use config::{DoubleCount, Rules, SolverConfig};
+pub use config::{DoubleCount, Rules, SolverConfig, DEFAULT_SHORTER_MATE_PERCENT};
 pub use outcome::{Limits, Outcome, Phase, Phases, Progress, SolveResult};
 pub use search::Solver;
 pub mod pn;

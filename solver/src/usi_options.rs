@@ -5,7 +5,9 @@
 //! `Threads` (search threads sharing the table; [`default_threads`]), `DepthLimit` (the deepest ply searched; a
 //! search that finds nothing within it answers `checkmate timeout`, never `nomate`) and
 //! `TableFile` (a file that keeps the table across runs, see [`crate::table_file`]; empty:
-//! none). `USI_Ponder`, which GUIs send whether or not it is listed, is accepted and ignored.
+//! none) and `ShorterMatePercent` (what the answer may spend after its first proof, reading the
+//! composer's line and looking for a shorter mate, in percent of the first proof; see
+//! [`SolverConfig::shorter_mate_percent`]). `USI_Ponder`, which GUIs send whether or not it is listed, is accepted and ignored.
 
 use crate::config::{DoubleCount, Rules, SolverConfig};
 use crate::outcome::Limits;
@@ -29,6 +31,9 @@ const DEPTH_LIMIT: Spin = Spin::new("DepthLimit", 1, MAX_PLY as u64);
 const TABLE_FILE: Text = Text::string("TableFile");
 const THREADS: Spin = Spin::new("Threads", 1, THREADS_MAX);
 const PONDER: Check = Check::new("USI_Ponder");
+const SHORTER_MATE_PERCENT: Spin = Spin::new("ShorterMatePercent", 0, SHORTER_MATE_PERCENT_MAX);
+/// The most `ShorterMatePercent` accepts: a hundred first proofs' time.
+pub const SHORTER_MATE_PERCENT_MAX: u64 = 10_000;
 
 /// `Threads` until a GUI sets it: as KomoringHeights (and YaneuraOu) start, 4, but never
 /// more than the machine's cores (a thread beyond them only takes time from the others).
@@ -65,6 +70,7 @@ impl EngineOptions {
             DEPTH_LIMIT.line(u64::from(d.solver.max_ply)),
             TABLE_FILE.line(),
             THREADS.line(d.solver.threads as u64),
+            SHORTER_MATE_PERCENT.line(d.solver.shorter_mate_percent),
         ]
     }
 
@@ -86,6 +92,9 @@ impl EngineOptions {
             n if NODE_LIMIT.is(n) => self.node_limit = NODE_LIMIT.read(value)?,
             n if DEPTH_LIMIT.is(n) => self.solver.max_ply = DEPTH_LIMIT.read(value)? as u16,
             n if THREADS.is(n) => self.solver.threads = THREADS.read(value)? as usize,
+            n if SHORTER_MATE_PERCENT.is(n) => {
+                self.solver.shorter_mate_percent = SHORTER_MATE_PERCENT.read(value)?
+            }
             n if TABLE_FILE.is(n) => {
                 self.solver.table_file = TABLE_FILE.read(value).map(Into::into)
             }
@@ -128,6 +137,8 @@ mod tests {
         assert_eq!(o.apply_setoption("name USI_Ponder value true"), Ok(()));
         assert_eq!(o.apply_setoption("name DepthLimit value 9"), Ok(()));
         assert_eq!(o.apply_setoption("name Threads value 4"), Ok(()));
+        assert_eq!(o.apply_setoption("name ShorterMatePercent value 100"), Ok(()));
+        assert_eq!(o.solver.shorter_mate_percent, 100);
         assert_eq!(o.solver.threads, 4);
         assert_eq!(o.solver.rules, Rules::Tsume, "tsume rules by default");
         assert_eq!(o.apply_setoption("name Rules value pure"), Ok(()));
@@ -146,6 +157,9 @@ mod tests {
             "name Threads value 0",
             "name Threads value 1025",
             "name Threads value many",
+            "name ShorterMatePercent value -5",
+            "name ShorterMatePercent value 10001",
+            "name ShorterMatePercent value all",
             "name",
             "value 3",
             "",
@@ -155,5 +169,6 @@ mod tests {
         // Errors leave the settings alone.
         assert_eq!(o.solver.hash_mb, 1024);
         assert_eq!(o.node_limit, 5000);
+        assert_eq!(o.solver.shorter_mate_percent, 100);
     }
 }

@@ -64,3 +64,46 @@ fn repetition_disproof_from_one_search_is_not_reused_by_the_next() {
     assert_shortest_mate(&mut solver, "A", A, 21);
     assert_shortest_mate(&mut solver, "B (after A, same table)", B, 23);
 }
+
+/// The moves from A that bring the dragon round the king to B's board (see the module
+/// comment): 3i3g 4g5h 3g6g 5h4i 6g6i 4i3h.
+const A_TO_B: [&str; 6] = ["3i3g", "4g5h", "3g6g", "5h4i", "6g6i", "4i3h"];
+
+/// Asks B's board again from A, with the moves of [`A_TO_B`] on the way (as the composer's
+/// report asks a check of a main line, with the moves before it on the search's path).
+fn b_after_a(solver: &mut Solver) -> Outcome {
+    let origin = Position::from_sfen(A).expect("fixture SFEN");
+    let mut pos = origin.clone();
+    let mut way = Vec::new();
+    for usi in A_TO_B {
+        let mv = pos.parse_usi_move(usi).expect("fixture move");
+        way.push(mv);
+        pos.make_move(mv);
+    }
+    assert_eq!(pos.to_sfen().split(' ').next(), B.split(' ').next(), "the way reaches B's board");
+    let limits = Limits { time: Some(Duration::from_secs(60)), nodes: None };
+    let attacker = origin.side_to_move();
+    solver
+        .solve_after(&origin, &way, attacker, &limits, &AtomicBool::new(false), &mut |_| {})
+        .outcome
+}
+
+/// A proof that leans on the way: B's mate, proven by a search of B alone, goes 6i3i 3h4g to
+/// A. Asked from A with the dragon's circle on the way, the table reads B's board as proven,
+/// but its proof returns to A, a repetition there: no line can be read from it. The answer is
+/// a fresh solver's (no mate on this way), not a timeout after a few nodes, which left the
+/// composer's report with "the table proves it, but no line could be read from it" (issue 88).
+#[test]
+fn a_proof_that_leans_on_the_way_answers_as_a_fresh_search() {
+    for rules in [Rules::Pure, Rules::Tsume] {
+        let config = SolverConfig { hash_mb: 16, rules, threads: 1, ..Default::default() };
+        let fresh = b_after_a(&mut Solver::new(config.clone()));
+        assert_eq!(fresh, Outcome::NoMate, "{rules:?}: a fresh table");
+        let mut solver = Solver::new(config);
+        let limits = Limits { time: Some(Duration::from_secs(60)), nodes: None };
+        let b = Position::from_sfen(B).expect("fixture SFEN");
+        let first = solver.solve(&b, &limits, &AtomicBool::new(false), &mut |_| {}).outcome;
+        assert!(matches!(first, Outcome::Mate(_)), "{rules:?}: B alone: {first:?}");
+        assert_eq!(b_after_a(&mut solver), fresh, "{rules:?}: after B's own solve");
+    }
+}

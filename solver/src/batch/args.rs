@@ -54,6 +54,13 @@ pub struct SolveArgs {
     /// (a Slurm job array, GNU parallel) share a file. Bad lines are reported by their shard.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
+    /// What the answer may spend after its first proof (tsume rules), reading the composer's
+    /// line from the proof and looking for a shorter mate, in percent of the first proof's
+    /// nodes (at least 300,000 nodes): the answer within about 1.25 times the first proof's
+    /// time by default (100 with `--report`, as the report's own solve). More finds shorter
+    /// mates more often and proves more lines shortest.
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub shorter_mate_percent: Option<u64>,
     /// After each problem, the composer's report too (as `tsumugi-mate report`: cooks,
     /// variations, pieces left in hand, the intended line), with the table of its solve.
     #[arg(long)]

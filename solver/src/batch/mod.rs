@@ -23,7 +23,7 @@ pub use problem::{parse_problem_line, Problem};
 pub use report::{plain_result_line, result_line, ProblemReport, Summary};
 
 use crate::composer::{report_on, text, MainSolve, ReportLimits};
-use crate::config::SolverConfig;
+use crate::config::{SolverConfig, DEFAULT_SHORTER_MATE_PERCENT, REPORT_SHORTER_MATE_PERCENT};
 use crate::outcome::{Limits, SolveResult};
 use crate::search::reference_proof::ReferenceHandle;
 use crate::search::Solver;
@@ -92,8 +92,11 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
         lines_in_order: false,
         expect_no: false,
         refine_recalled: false,
-        // With `--report` the report's questions take the time after the solve.
-        refine_until_deadline: !args.report,
+        shorter_mate_percent: args.shorter_mate_percent.unwrap_or(if args.report {
+            REPORT_SHORTER_MATE_PERCENT
+        } else {
+            DEFAULT_SHORTER_MATE_PERCENT
+        }),
         profile_reference: None,
     };
     if let Some(dir) = &args.profile {
@@ -333,6 +336,7 @@ mod tests {
             json,
             jsonl: false,
             report: false,
+            shorter_mate_percent: None,
             jobs: Some(1),
             threads: Some(1),
             shard: None,

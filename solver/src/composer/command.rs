@@ -4,7 +4,7 @@
 use super::{check_problem, html, text, ComposerReport, ReportLimits};
 use crate::batch::input::{read_inputs, Task};
 use crate::batch::jobs::solve_in_order;
-use crate::config::{Rules, SolverConfig};
+use crate::config::{Rules, SolverConfig, REPORT_SHORTER_MATE_PERCENT};
 use crate::outcome::Limits;
 use crate::search::Solver;
 use serde::Serialize;
@@ -124,7 +124,7 @@ pub fn run_with(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> 
         threads: 1,
         table_file: args.table_file.clone(),
         lines_in_order: true,
-        refine_until_deadline: false,
+        shorter_mate_percent: REPORT_SHORTER_MATE_PERCENT,
         ..SolverConfig::default()
     };
     // A table file is opened here, so that a refused one ends the run before any work; the

@@ -48,6 +48,9 @@ pub(super) struct Search<'a> {
     pub(super) nodes: u64,
     /// Expansions (calls of `mid` that expand a node), shtsume's and KomoringHeights' count.
     pub(super) visits: u64,
+    /// Positions the main line valued (see `main_line`): work that counts no node, but takes
+    /// the time of a few ([`super::main_line::VALUED_COST`]).
+    pub(super) valued: u64,
     pub(super) limits: Limits,
     pub(super) start: Instant,
     pub(super) next_report: Instant,
@@ -110,6 +113,21 @@ pub(super) struct Search<'a> {
 impl Search<'_> {
     pub(super) fn attacker_hand(&self, pos: &Position) -> Hand {
         pos.hand(self.attacker)
+    }
+
+    /// The attacker's hand after its move `mv` from `pos`: less a piece dropped, more a piece
+    /// taken (unpromoted).
+    pub(super) fn attacker_hand_after(&self, pos: &Position, mv: shogi::Move) -> Hand {
+        let mut hand = pos.hand(self.attacker);
+        match mv.dropped() {
+            Some(kind) => hand.remove(kind),
+            None => {
+                if let Some((_, kind)) = pos.piece_at(mv.to()).get() {
+                    hand.add(kind.unpromote());
+                }
+            }
+        }
+        hand
     }
 
     /// The key of `pos` in the table: its board key with the search's salt.

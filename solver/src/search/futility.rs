@@ -30,10 +30,10 @@
 //! interposition the king takes back costs no search at all.
 
 use super::dfpn::Search;
+use super::key_hasher::KeyMap;
 use super::main_line::FUTILITY_CAP;
 use shogi::movegen::is_legal;
 use shogi::{attacks, Bitboard, Color, Move, PieceKind, Position, Square};
-use std::collections::HashMap;
 
 /// The most captures one interposition is tested with (every attacker piece that reaches the
 /// square, a few with and without promotion).
@@ -178,7 +178,7 @@ impl Search<'_> {
         &mut self,
         pos: &mut Position,
         mv: Move,
-        mut cache: Option<&mut HashMap<u64, bool>>,
+        mut cache: Option<&mut KeyMap<u64, bool>>,
     ) -> bool {
         let escapes = king_escapes(pos);
         let captures = futility_captures(pos, mv, escapes);

@@ -14,9 +14,9 @@
 //! of values, and with a small allocation for each, freeing it took 66 ms (橋本587手詰, 105,000
 //! values), all of it after a `stop`.
 
+use super::key_hasher::{KeyMap, KeySet};
 use super::main_line::MateLen;
 use shogi::Move;
-use std::collections::{HashMap, HashSet};
 
 /// A value of the memo.
 #[derive(Copy, Clone, Debug)]
@@ -55,14 +55,14 @@ const ENTRIES_PER_KEY: usize = 8;
 #[derive(Default)]
 pub(super) struct LineMemo {
     /// Each position's newest value, in `entries`.
-    values: HashMap<u64, u32>,
+    values: KeyMap<u64, u32>,
     entries: Vec<Entry>,
     deps: Vec<u64>,
     /// Futility tests settled or cut short, by the key of the tested position.
-    pub(super) futile: HashMap<u64, bool>,
+    pub(super) futile: KeyMap<u64, bool>,
     /// For each position valued, the first of the positions whose values read it (see
     /// [`LineMemo::forget_above`]), in `reader_links` (reader, next).
-    readers: HashMap<u64, u32>,
+    readers: KeyMap<u64, u32>,
     reader_links: Vec<(u64, u32)>,
     /// The positions being valued, from the outermost.
     computing: Vec<Valuing>,
@@ -230,7 +230,7 @@ impl LineMemo {
     /// (see `Search::line_value`) or when the refinement asks its question.
     pub(super) fn forget_above(&mut self, key: u64) {
         let mut todo = vec![key];
-        let mut seen: HashSet<u64> = HashSet::new();
+        let mut seen: KeySet<u64> = KeySet::default();
         while let Some(k) = todo.pop() {
             if !seen.insert(k) {
                 continue;

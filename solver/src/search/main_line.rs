@@ -28,7 +28,8 @@
 //! again. Last, the root is asked under pure rules (see [`PURE_BOUND_BUDGET`]): the answer is
 //! never longer than the pure-rule shortest it finds. The
 //! first passes, with small caps, are *probes* for shorter mates; passes with larger caps only
-//! prove that none is left and get a small budget of their own. When
+//! prove that none is left, and are asked only where the budget covers them (see
+//! [`RefineBudget`]: one budget for the whole main line after the first proof). When
 //! every such question was settled the length is the proven shortest (counting each AND node
 //! by its longest defence, which bounds the preferred one from above): an AND node's value is
 //! then exact because its main-line child is exact and no other child's upper bound exceeds it,
@@ -38,13 +39,13 @@
 
 use super::dfpn::Search;
 use super::expansion::{blocking_squares, is_block};
+use super::key_hasher::{KeyMap, KeySet};
 use super::line_memo::{Known, LineMemo};
 use super::team::{Ask, Pass, Question, Team};
 use super::value::Value;
 use crate::config::Rules;
 use crate::outcome::Phase;
 use shogi::{Move, MoveList, Position};
-use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -88,6 +89,12 @@ pub(super) struct MainLine {
     /// When this line was first found (time since the start, nodes of every thread).
     pub(super) final_line: Option<(std::time::Duration, u64)>,
 }
+
+/// What valuing a position costs, in nodes of the search: the valuation generates its moves
+/// and looks each one up, and counts no node. 図巧1's first valuation reads 133,000 positions
+/// in 0.3 s besides its futility tests, about 2.3 µs each, where a node of its first proof
+/// takes 0.6 µs.
+pub(super) const VALUED_COST: u64 = 4;
 
 /// How far the lines of an AND node's defences are compared to find an interposition that is
 /// only a detour (see `Search::preferred_defence`): the interposition, its capture, the
@@ -142,18 +149,18 @@ pub(super) const PURE_BOUND_BUDGET: u64 = 500_000;
 /// out 15 plies for 11 with no bound at all (#245's pure mate takes 125,000 nodes).
 const PURE_BOUND_UNSHORTENED: u64 = LAST_PROBE_CAP + LAST_PROBE_CAP * QUESTION_CAP_GROWTH;
 
-/// What the refinement may spend, in nodes of every thread since it began or last found a
-/// shorter mate on the main line: `probes` on the passes that look for shorter mates (caps up
-/// to [`LAST_PROBE_CAP`]), and passes with larger caps, which only prove that no shorter mate
-/// is left, while it has spent less than `proofs`. The budget is patience: a refinement still
-/// shortening its line step by step is not cut off halfway (YaneuraOu mate9 #183 came down
+/// What the main line's valuation and refinement may spend after the first proof, in nodes of
+/// every thread: `nodes`, for the passes that look for shorter mates (caps up to
+/// [`LAST_PROBE_CAP`]) and then for those with larger caps, which only prove that no shorter
+/// mate is left. A shorter mate found on the main line leaves at least `renew` more: patience
+/// for a refinement still shortening its line step by step (YaneuraOu mate9 #183 came down
 /// from 31 plies 2 at a time, past any fixed budget of 300,000 nodes). A shorter mate in a
 /// competing variation does not renew it (寿: 1.4 M nodes more for the same line); renewing
 /// it only when the line's length dropped left mate11 #130 at 15 plies for 11.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct RefineBudget {
-    pub(super) probes: u64,
-    pub(super) proofs: u64,
+    pub(super) nodes: u64,
+    pub(super) renew: u64,
     /// What the pure-rule bound's questions may spend (see [`PURE_BOUND_BUDGET`]).
     pub(super) pure_bound: u64,
     /// What the questions for ties may spend; 0: none, and ties go to the check whose proof
@@ -165,24 +172,6 @@ pub(super) struct RefineBudget {
     /// file: 図巧5's second report took 5a6b+ at move 15 for the first one's 6f6b+, the cook
     /// the first report found); the first in order does not, where its question is settled.
     pub(super) ties: u64,
-    /// Time is the limit of the probes, not this budget (`SolverConfig::refine_until_deadline`):
-    /// where the probes' budget ends with a question not yet asked at the last probe's cap,
-    /// another round of probes begins with twice that budget and the caps from the smallest
-    /// again (a question already cut at a cap waits until the caps pass it), until the probes
-    /// are done or the time is up. Only probes find shorter mates (see [`LAST_PROBE_CAP`]): the
-    /// larger caps that would prove none is left keep their budget, so a line the probes
-    /// leave as it is costs what it did. Issue 80: ミクロコスモス answered 1537 at two threads
-    /// with 245 s of its 300 s left, its probes' budget (a share of the main thread's part of
-    /// a shared first proof) spent; with the rounds, 1525 and 1553 in two runs (history 45:
-    /// rounds of the whole budget gave 1533 at the 300 s and made 寿 wait 27 s for a proof).
-    pub(super) more_rounds: bool,
-}
-
-impl RefineBudget {
-    /// The next round's budget: the probes' twice as large.
-    fn more_probes(self) -> RefineBudget {
-        RefineBudget { probes: self.probes.saturating_mul(2), ..self }
-    }
 }
 
 /// The node cap of a question for a tie (see [`RefineBudget::ties`]): the largest probe's.
@@ -194,25 +183,28 @@ impl Search<'_> {
     pub(super) fn main_line(
         &mut self,
         root: &mut Position,
-        mut budget: RefineBudget,
+        budget: RefineBudget,
         team: &mut Team<'_>,
     ) -> Option<MainLine> {
-        // Nodes of every thread since the refinement began or last found a shorter mate on
-        // the main line (see `RefineBudget`).
-        let all_nodes = |search: &Search<'_>, team: &Team<'_>| search.nodes + team.helper_nodes();
-        let mut since = all_nodes(self, team);
+        // Nodes of every thread since the main line began (the positions valued counted as
+        // nodes too, see `VALUED_COST`), and where its budget ends (see `RefineBudget`).
+        let all_nodes = |search: &Search<'_>, team: &Team<'_>| {
+            search.nodes + search.valued * VALUED_COST + team.helper_nodes()
+        };
+        let since = all_nodes(self, team);
         let spent =
             |search: &Search<'_>, team: &Team<'_>, since: u64| all_nodes(search, team) - since;
+        let mut end = budget.nodes;
         let mut memo = LineMemo::default();
         memo.in_order = budget.ties > 0;
         // Questions settled with no shorter mate, and the cap each unsettled one was cut at.
-        let mut settled: HashSet<(u64, u16)> = HashSet::new();
-        let mut tried: HashMap<(u64, u16), u64> = HashMap::new();
+        let mut settled: KeySet<(u64, u16)> = KeySet::default();
+        let mut tried: KeyMap<(u64, u16), u64> = KeyMap::default();
         // Questions answered "shorter" whose line did not then get shorter (the table did not
         // keep that proof): not asked again.
-        let mut repeated: HashSet<(u64, u16)> = HashSet::new();
+        let mut repeated: KeySet<(u64, u16)> = KeySet::default();
         // The questions for a mate as long that leaves fewer pieces, asked (once each).
-        let mut asked_as_long: HashSet<(u64, u16)> = HashSet::new();
+        let mut asked_as_long: KeySet<(u64, u16)> = KeySet::default();
         let mut cap = FIRST_QUESTION_CAP;
         // The last line reported to the listener, and when it was found.
         let mut reported: Option<Vec<Move>> = None;
@@ -226,11 +218,10 @@ impl Search<'_> {
         let mut last: Option<MainLine> = None;
         // The questions for ties asked (once each), what they spent, and the length of a line
         // proven shortest before a tie changed it (another line as long is as short).
-        let mut asked_ties: HashSet<(u64, u16)> = HashSet::new();
+        let mut asked_ties: KeySet<(u64, u16)> = KeySet::default();
         let mut ties_spent = 0;
         let mut proven_before_tie: Option<u16> = None;
         loop {
-            let end = if cap <= LAST_PROBE_CAP { budget.probes } else { budget.proofs };
             self.begin(Phase::MainLine);
             // The first valuation runs the futility tests of the whole proof tree; the later
             // ones mostly read the memo (図巧1: 1.1 s, then 2-4 ms each).
@@ -332,6 +323,8 @@ impl Search<'_> {
             let spent_out = pass.spent.load(Ordering::Relaxed);
             let mut shortened = false;
             let mut on_main_line = false;
+            // Questions of this pass not settled (cut at the cap, or not taken).
+            let mut open: u64 = 0;
             let answers = pass.answers.lock().map(|a| a.clone()).unwrap_or_default();
             for (q, answer) in pass.questions.iter().zip(answers) {
                 let question = (lines[q.line].1[q.index].0, q.value.plies);
@@ -360,9 +353,13 @@ impl Search<'_> {
                     Some(Shorter::Unsettled) => {
                         tried.insert(question, cap);
                         unsettled = true;
+                        open += 1;
                     }
                     // Not taken: the pass halted at a shorter mate, or the budget ran out.
-                    None => unsettled = true,
+                    None => {
+                        unsettled = true;
+                        open += 1;
+                    }
                 }
             }
             let (moves, positions, _, _) = lines.swap_remove(0);
@@ -371,20 +368,22 @@ impl Search<'_> {
             }
             let spent_now = spent(self, team, since);
             if on_main_line {
-                since = all_nodes(self, team);
+                end = end.max(spent_now.saturating_add(budget.renew));
             }
             if shortened {
                 continue;
             }
-            if unsettled
-                && !spent_out
-                && cap < end
-                && (cap < LAST_PROBE_CAP || spent_now < budget.proofs)
-            {
-                // Escalate while a larger cap can still settle something: to the last probe
-                // within the probes' budget, beyond it within the proofs'; once the cap covers
-                // the whole budget, asking again would only repeat the same searches.
-                cap = cap.saturating_mul(QUESTION_CAP_GROWTH);
+            let left = end.saturating_sub(spent_now);
+            let next = cap.saturating_mul(QUESTION_CAP_GROWTH);
+            // Probes get their larger cap within the budget; a pass that only proves (its cap
+            // beyond the last probe's: it never shortens a line) only where the budget covers
+            // each open question once at that cap, for a pass cut short proves nothing.
+            let affordable = cap < LAST_PROBE_CAP || next.saturating_mul(open) <= left;
+            if unsettled && !spent_out && cap < left && affordable {
+                // Escalate while a larger cap can still settle something within the budget;
+                // once the cap covers what is left, asking again would only repeat the same
+                // searches.
+                cap = next;
             } else {
                 let root_settled = positions
                     .first()
@@ -413,7 +412,8 @@ impl Search<'_> {
                             pure_bound_found = Some(len.plies - 2);
                             // A mate found: the next question gets the whole budget again.
                             pure_bound_spent = 0;
-                            since = all_nodes(self, team);
+                            let spent_now = spent(self, team, since);
+                            end = end.max(spent_now.saturating_add(budget.renew));
                             continue;
                         }
                         // No pure mate within the bound: nothing to gain from this side.
@@ -466,20 +466,13 @@ impl Search<'_> {
                     }
                 }
                 let proven = proven || proven_before_tie == Some(len.plies);
-                // A question not yet asked at the last probe's cap: the probes were cut.
-                let probes_cut = cap < LAST_PROBE_CAP || (cap == LAST_PROBE_CAP && spent_out);
-                if !proven && unsettled && probes_cut && budget.more_rounds && !self.out_of_time() {
-                    budget = budget.more_probes();
-                    cap = FIRST_QUESTION_CAP;
-                    since = all_nodes(self, team);
-                    continue;
-                }
                 return line(moves, proven);
             }
         }
     }
 
-    /// Asks every check of the OR node `pos` but `played` whether it mates within
+    /// Asks every check of the OR node `pos` but `played` (each within `cap` nodes, all within
+    /// `total`) whether it mates within
     /// `value - 2` plies ([`Ask::Shorter`]), or within `value` plies: [`Ask::AsLong`] (a mate
     /// found is then valued by the attacker's ranking: as long, it may leave fewer pieces;
     /// YaneuraOu mate9 #299), [`Ask::Tie`] only the checks before `played` in the order of the
@@ -491,7 +484,9 @@ impl Search<'_> {
         value: MateLen,
         ask: Ask,
         cap: u64,
+        total: u64,
     ) -> Shorter {
+        let start = self.nodes;
         let as_long = ask != Ask::Shorter;
         if value.plies < 3 && !(ask == Ask::Tie && value.plies == 1) {
             return Shorter::None;
@@ -508,6 +503,13 @@ impl Search<'_> {
             if mv == played {
                 continue;
             }
+            // Each check within `cap`, the question within `total`: what is left of the
+            // budget when it began (a question past it is cut, not asked to the end).
+            let left = total.saturating_sub(self.nodes - start);
+            if left == 0 {
+                return if result == Shorter::Found { result } else { Shorter::Unsettled };
+            }
+            let cap = cap.min(left);
             pos.make_move(mv);
             self.enter(pos);
             let answer = if self.is_repetition() {
@@ -647,6 +649,7 @@ impl Search<'_> {
 
     /// [`Search::line_value`] of a position not yet valued.
     fn value_here(&mut self, pos: &mut Position, memo: &mut LineMemo) -> Option<(MateLen, Move)> {
+        self.valued += 1;
         let ply = self.path.len();
         if self.out_of_time() || self.guard.exhausted(ply) {
             return None;
@@ -832,27 +835,31 @@ impl Search<'_> {
         keys
     }
 
-    /// The checks of the OR node `pos` with a proof in the table, shortest proof first.
+    /// The checks of the OR node `pos` (the end of the path) with a proof in the table,
+    /// shortest proof first. Read by the keys the checks lead to, without making them: this
+    /// is most of what the valuation does at an OR node, and every entry is asked of the
+    /// memory before the first is read.
     fn proven_checks(
         &mut self,
         pos: &mut Position,
         checks: &[Move],
         memo: &mut LineMemo,
     ) -> Vec<(u16, Move)> {
+        for &mv in checks {
+            self.table.prefetch(pos.board_key_after(mv) ^ self.key_salt);
+        }
         let mut proven: Vec<(u16, Move)> = Vec::new();
         for &mv in checks {
-            pos.make_move(mv);
-            self.enter(pos);
-            let len = if self.is_repetition() {
-                memo.repetition(pos.key());
-                None
-            } else {
-                self.proof_len_in_table(pos)
-            };
-            self.leave();
-            pos.unmake_move();
-            if let Some(len) = len {
-                proven.push((len, mv));
+            let key = pos.key_after(mv);
+            if self.would_repeat(key) {
+                memo.repetition(key);
+                continue;
+            }
+            let board = pos.board_key_after(mv) ^ self.key_salt;
+            let hand = self.attacker_hand_after(pos, mv);
+            let known = self.table.lookup(board, hand, crate::tt::UNBOUNDED);
+            if let Some(k) = known.filter(|k| k.pn == 0) {
+                proven.push((k.len, mv));
             }
         }
         proven.sort_by_key(|&(len, _)| len);

@@ -36,6 +36,7 @@ mod expansion;
 mod futile_memo;
 mod futility;
 mod hands;
+mod key_hasher;
 mod keyed_cache;
 mod line;
 mod line_memo;
@@ -70,20 +71,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use team::{HelperCounts, Mate, Team, Watch};
 
-/// What the refinement of the main line (tsume rules) may spend (see
-/// [`main_line::RefineBudget`]) since it began or last found a shorter mate on the main line:
-/// its probes for
-/// shorter mates `PROBE_BUDGET_PERCENT` of the first proof's nodes and at least
-/// `PROBE_BUDGET_MIN`, its proofs that none is left as long as it has spent less than
-/// `PROOF_BUDGET`. On 将棋図巧 (60 s each, 2026-11-26) this found the recorded length on 76 of
-/// 95 problems for 143 M nodes on the 99 answered, against 73 for 139 M with one budget for both
-/// (half the first proof, at least 500,000 nodes). Counted from the start, a floor of 300,000
-/// left YaneuraOu mate9 #183 and #206 longer than their shortest (their lines came down 2 plies
-/// at a time); counted from the last shorter mate it keeps them, and 将棋図巧 at the same 76 for
-/// 161 M nodes against 162 M with the floor of 1 M from the start (2026-11-27).
-const PROBE_BUDGET_PERCENT: u64 = 100;
-const PROBE_BUDGET_MIN: u64 = 300_000;
-const PROOF_BUDGET: u64 = 400_000;
+/// What the main line (tsume rules) may spend after the first proof (see
+/// [`main_line::RefineBudget`]): `SolverConfig::shorter_mate_percent` of the first proof's
+/// nodes, and at least this floor, which a shorter mate found on the main line renews: a game
+/// position's first proof is small, and its line may come down 2 plies at a time (YaneuraOu
+/// mate9 #183 and #206 were left longer than their shortest with 300,000 nodes counted from
+/// the start, 2026-11-27).
+const AFTER_PROOF_FLOOR: u64 = 300_000;
 /// The refinement's budget for a root the table already proved (see `solve_after`).
 const RECALLED_BUDGET: u64 = 20_000;
 
@@ -333,6 +327,13 @@ struct Asked<'a> {
     stop: &'a AtomicBool,
 }
 
+/// What one solve on one key space gave: the solve, and whether the table proved the root
+/// with no line that could be read from it on the way asked (see [`solve_on`]).
+struct KeyedSolve {
+    solved: Solved,
+    proof_without_line: bool,
+}
+
 /// What a solve gives back: its result, and what it measured of its stack and profiled (none
 /// when the prefix was not legal and nothing was searched).
 struct Solved {
@@ -345,6 +346,13 @@ struct Solved {
 /// thread here, with `repetitions` as its repetition tier, and `config.threads − 1` helpers
 /// (see [`team`]). [`Solver::solve_after`] is this with the solver's own table and tier;
 /// [`Solver::at_once`] runs it on several threads at once, one question each.
+///
+/// **A proof that leans on the way.** A proof the table holds from another search (an earlier
+/// `go mate`, the solve before a report's question) may pass through a position that is on
+/// this solve's way (`prefix`), where it is a repetition: the root reads as proven, and no
+/// line can be read from it. The root is then solved again in a key space of this way alone
+/// (the positions of `origin` and `prefix` salt the table's keys), where every proof was made
+/// with the way on the path: a mate with its line, or no mate on this way.
 fn solve_on(
     table: &Table,
     repetitions: &mut RepetitionTable,
@@ -352,12 +360,59 @@ fn solve_on(
     asked: &Asked<'_>,
     progress: &mut dyn FnMut(&Progress),
 ) -> Solved {
+    let first = solve_keyed(table, repetitions, config, asked, 0, progress);
+    if !first.proof_without_line {
+        return first.solved;
+    }
+    let spent = &first.solved.result;
+    let left = Limits {
+        time: asked.limits.time.map(|t| t.saturating_sub(spent.elapsed)),
+        nodes: asked.limits.nodes.map(|n| n.saturating_sub(spent.nodes)),
+    };
+    if left.time.is_some_and(|t| t.is_zero()) || left.nodes == Some(0) {
+        return first.solved;
+    }
+    let again = Asked { limits: &left, ..*asked };
+    let salt = way_salt(asked.origin, asked.prefix);
+    let mut second = solve_keyed(table, repetitions, config, &again, salt, progress).solved;
+    let result = &mut second.result;
+    result.nodes += spent.nodes;
+    result.expansions += spent.expansions;
+    result.elapsed += spent.elapsed;
+    second
+}
+
+/// The salt of the key space of one way: a mix of the keys of `origin` and of the positions
+/// `prefix` leads through (even, as every table salt, so that it leaves the key's flag bit).
+fn way_salt(origin: &Position, prefix: &[shogi::Move]) -> u64 {
+    let mut pos = origin.clone();
+    let mut salt = RepetitionTable::extend(0x5A17_ED0F_0A11_0000, pos.key());
+    for &m in prefix {
+        if !shogi::movegen::is_legal(&pos, m) {
+            break;
+        }
+        pos.make_move(m);
+        salt = RepetitionTable::extend(salt, pos.key());
+    }
+    salt & !1
+}
+
+/// One solve (see [`solve_on`]) with the table's keys salted by `salt` as well.
+fn solve_keyed(
+    table: &Table,
+    repetitions: &mut RepetitionTable,
+    config: &SolverConfig,
+    asked: &Asked<'_>,
+    salt: u64,
+    progress: &mut dyn FnMut(&Progress),
+) -> KeyedSolve {
     let &Asked { origin, prefix, attacker, limits, stop } = asked;
     let mut check = origin.clone();
     for &m in prefix {
         if !shogi::movegen::is_legal(&check, m) {
             let result = SolveResult::timeout(0, Duration::ZERO);
-            return Solved { result, stack_use: None, profile: None };
+            let solved = Solved { result, stack_use: None, profile: None };
+            return KeyedSolve { solved, proof_without_line: false };
         }
         check.make_move(m);
     }
@@ -381,12 +436,14 @@ fn solve_on(
         limits,
         interrupt: &interrupt,
         busy: busy.as_ref(),
+        salt,
     };
-    let (result, stack_use, profile) = std::thread::scope(|scope| {
+    let keyed = std::thread::scope(|scope| {
         for (k, mate) in mates.into_iter().enumerate() {
             env.spawn(scope, k + 1, mate);
         }
         let mut search = new_search(table, repetitions, config, pos, attacker, limits);
+        search.key_salt ^= salt;
         search.stop = stop;
         search.progress = Some(progress);
         search.busy = busy.as_ref();
@@ -396,6 +453,7 @@ fn solve_on(
         let first_proof = (start.elapsed(), search.nodes + team.helper_nodes());
         let (mut depth_limited, mut no_mate_within) = (false, 0);
         let (mut main_line, mut proven_shortest) = (false, false);
+        let mut proof_without_line = false;
         let mut phases = Phases { first_proof, ..Phases::default() };
         let outcome = if search.aborted {
             Outcome::Timeout
@@ -417,22 +475,13 @@ fn solve_on(
                 // its main line refined when it was proven: its settled questions answer
                 // from the table, and the unsettled ones are not asked again at length.
                 let recalled = search.visits == 0 && !config.refine_recalled;
-                let floor = if recalled { RECALLED_BUDGET } else { PROBE_BUDGET_MIN };
+                let floor = if recalled { RECALLED_BUDGET } else { AFTER_PROOF_FLOOR };
+                let nodes = floor.max(share(config.shorter_mate_percent));
                 let budget = main_line::RefineBudget {
-                    probes: floor.max(share(PROBE_BUDGET_PERCENT)),
-                    proofs: PROOF_BUDGET.min(floor),
+                    nodes,
+                    renew: floor,
                     pure_bound: if recalled { 0 } else { main_line::PURE_BOUND_BUDGET },
-                    ties: if config.lines_in_order {
-                        floor.max(share(PROBE_BUDGET_PERCENT))
-                    } else {
-                        0
-                    },
-                    // A node limit keeps the budget (the same answer twice by nodes); a
-                    // time limit alone lets the probes go on (see the field).
-                    more_rounds: config.refine_until_deadline
-                        && limits.time.is_some()
-                        && limits.nodes.is_none()
-                        && !recalled,
+                    ties: if config.lines_in_order { nodes } else { 0 },
                 };
                 search.main_line(&mut root, budget, &mut team).map(|l| {
                     debug_assert_eq!(l.len.plies as usize, l.moves.len());
@@ -452,10 +501,12 @@ fn solve_on(
                 }
                 // Nothing better finished: the first proof's line (read again, with the
                 // futile interpositions left out, when there is time).
-                None if !search.stopped && !config.any_mate => search
-                    .principal_variation(&mut root, Futile::ByTest)
-                    .or(proof_line)
-                    .map_or(Outcome::Timeout, Outcome::Mate),
+                None if !search.stopped && !config.any_mate => {
+                    let line = search.principal_variation(&mut root, Futile::ByTest).or(proof_line);
+                    // Proven, with time left, and no line: the proof leans on the way.
+                    proof_without_line = line.is_none() && salt == 0;
+                    line.map_or(Outcome::Timeout, Outcome::Mate)
+                }
                 None => proof_line.map_or(Outcome::Timeout, Outcome::Mate),
             }
         } else if value.depth == UNBOUNDED {
@@ -499,9 +550,13 @@ fn solve_on(
             phases,
             cut: search.cut,
         };
-        (result, stack_use, profile)
+        (result, stack_use, profile, proof_without_line)
     });
-    Solved { result, stack_use: Some(stack_use), profile }
+    let (result, stack_use, profile, proof_without_line) = keyed;
+    KeyedSolve {
+        solved: Solved { result, stack_use: Some(stack_use), profile },
+        proof_without_line,
+    }
 }
 
 /// A search over `table`, for one question from the root `pos`; its stop flag and progress
@@ -534,6 +589,7 @@ fn new_search<'a>(
         key_salt: key_salt(pos, attacker),
         nodes: 0,
         visits: 0,
+        valued: 0,
         limits: limits.clone(),
         start,
         next_report: start + Duration::from_secs(1),
@@ -580,6 +636,8 @@ struct HelperEnv<'env> {
     limits: &'env Limits,
     interrupt: &'env AtomicBool,
     busy: Option<&'env busy::Busy>,
+    /// The solve's salt of the table's keys (see [`solve_on`]).
+    salt: u64,
 }
 
 impl<'env> HelperEnv<'env> {
@@ -596,6 +654,7 @@ impl<'env> HelperEnv<'env> {
             let (table, config, pos) = (self.table, self.config, self.pos);
             let mut search =
                 new_search(table, &mut repetitions, config, pos, self.attacker, self.limits);
+            search.key_salt ^= self.salt;
             search.stop = self.interrupt;
             search.profile = None;
             search.busy = self.busy;

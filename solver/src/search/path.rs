@@ -18,6 +18,12 @@ impl Search<'_> {
         earlier.iter().rev().skip(1).step_by(2).any(|&k| k == key)
     }
 
+    /// Whether the position of full key `key`, reached by a move from the end of the path,
+    /// would repeat one of the path ([`Search::is_repetition`] without entering it).
+    pub(super) fn would_repeat(&self, key: u64) -> bool {
+        self.on_path.count(key) > 0 && self.path.iter().rev().skip(1).step_by(2).any(|&k| k == key)
+    }
+
     /// Appends `pos` (just reached) to the path.
     pub(super) fn enter(&mut self, pos: &Position) {
         self.path.push(pos.key());

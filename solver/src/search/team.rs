@@ -284,8 +284,7 @@ impl Search<'_> {
                 self.enter(&pos);
             }
             let before = self.nodes;
-            let found =
-                self.shorter_check(&mut pos, moves[q.index], q.value, q.ask, q.cap.min(left));
+            let found = self.shorter_check(&mut pos, moves[q.index], q.value, q.ask, q.cap, left);
             self.truncate_path(base);
             pass.spend(self.nodes - before);
             if self.stopped && !matches!(found, Shorter::Found) {
