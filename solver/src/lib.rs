@@ -11,7 +11,6 @@ pub use outcome::{Limits, Outcome, Phase, Phases, Progress, SolveResult};
 pub use search::Solver;
 pub mod pn;
 pub mod repetition_table;
-pub mod replica;
 pub mod table_file;
 pub mod tt;
 

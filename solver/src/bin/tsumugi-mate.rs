@@ -4,7 +4,6 @@
 use clap::{Parser, Subcommand};
 use solver::batch::{self, SolveArgs};
 use solver::composer::command::{self as report, ReportArgs};
-use solver::replica::command::{self as replica, ReplicaArgs};
 use solver::usi_engine;
 use std::io::{self, BufReader};
 use std::process::ExitCode;
@@ -27,9 +26,6 @@ enum Command {
     /// The composer's report of each problem: main line, cooks (余詰), variations (変化),
     /// pieces left in hand (駒余り), and the intended line's comparison.
     Report(ReportArgs),
-    /// shtsume's search replicated (solver work, issue 80): each problem's first proof and
-    /// the positions it expanded, to set beside a traced shtsume's.
-    Replica(ReplicaArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +39,5 @@ fn main() -> ExitCode {
         },
         Some(Command::Solve(args)) => ExitCode::from(batch::run(&args)),
         Some(Command::Report(args)) => ExitCode::from(report::run(&args)),
-        Some(Command::Replica(args)) => ExitCode::from(replica::run(&args)),
     }
 }

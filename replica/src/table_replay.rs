@@ -4,7 +4,7 @@
 //! `tbase_set_current`, path-flag clear and `hs_tbase_lookup` of its first proof, with the
 //! entry before and after (the patch is kept outside the repository). Boards are keyed by
 //! shtsume's own `zkey`: the table only needs a key per board and side to move. Run with
-//! `SHTSUME_TABLE_LOG=path cargo test --release -p tsumugi-solver --lib table_replay --
+//! `SHTSUME_TABLE_LOG=path cargo test --release -p tsumugi-replica --lib table_replay --
 //! --ignored --nocapture`.
 //!
 //! Line formats (hands as the counts of pawn, lance, knight, silver, gold, bishop, rook;

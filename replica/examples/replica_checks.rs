@@ -1,18 +1,18 @@
-//! Prints the replica's checks (`solver::replica::checks`) for SFEN lines read from standard
+//! Prints the replica's checks (`replica::checks`) for SFEN lines read from standard
 //! input, one line per position: the moves in USI, in the order of shtsume's list from its head.
 //! Meant to be compared line for line with the same list dumped by shtsume's `generate_check`
 //! (issue 80).
 //!
 //! ```sh
-//! cut -f4 trace.sht | cargo run --release -p tsumugi-solver --example replica_checks
+//! cut -f4 trace.sht | cargo run --release -p tsumugi-replica --example replica_checks
 //! ```
 //!
 //! A line that is not a position prints as `#error`; a position whose side to move is in check
 //! starts with `#check ` (its checks come from the evasions' list).
 
+use replica::checks::checks;
+use replica::ProvenLookup;
 use shogi::Position;
-use solver::replica::checks::checks;
-use solver::replica::ProvenLookup;
 use std::io::{BufRead, BufWriter, Write};
 
 /// A table that knows nothing: the checks outside check never ask it.

@@ -1,10 +1,10 @@
-//! `tsumugi-mate replica FILE...`: shtsume's search replicated, its first proof of each
-//! problem and how many positions it expanded, to set beside a traced shtsume's (issue 80).
-//! An instrument for solver work: it answers no user's question (no mate line is built).
+//! `tsumugi-replica FILE...`: shtsume's search replicated, its first proof of each problem and
+//! how many positions it expanded, to set beside a traced shtsume's (issue 80). An instrument
+//! for solver work: it answers no user's question (no mate line is built).
 
 use super::search::{Replica, Without};
-use crate::batch::input::read_inputs;
 use clap::Args;
+use solver::batch::input::read_inputs;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]

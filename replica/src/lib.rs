@@ -1,9 +1,14 @@
 //! shtsume's search, replicated to be walked beside shtsume's own (issue 80).
 //!
-//! Not a user's search: an instrument. Each file ports one of shtsume's mechanisms as its
-//! author describes it (ideas, our own code), on our rules core, so that the replica's
-//! expansions can be compared with a traced shtsume's one for one and the first place where
-//! they part names what the replica still does otherwise (benches/history/45).
+//! The replica follows the design of shtsume (<https://github.com/hkijin/shtsume>), MIT
+//! licence, © Hkijin. It is our own code, written from shtsume's ideas as its author describes
+//! them; no code is copied.
+//!
+//! Not a user's search: an instrument, in a crate of its own so that the solver carries none of
+//! it. Each file ports one of shtsume's mechanisms as its author describes it, on our rules
+//! core, so that the replica's expansions can be compared with a traced shtsume's one for one
+//! and the first place where they part names what the replica still does otherwise
+//! (benches/history/45). The binary `tsumugi-replica FILE...` ([`command`]) runs it.
 //!
 //! Its shared vocabulary mirrors shtsume's: an [`Entry`] is one choice at a node (shtsume's
 //! `mvlist_t`), a chain of moves of which the first is the one searched; [`Square`]s are

@@ -11,12 +11,12 @@
 //! table is empty: nothing is proven, as in a freshly created shtsume table.
 //!
 //! ```sh
-//! cut -f4 trace.sht | cargo run --release -p tsumugi-solver --example replica_evasions
+//! cut -f4 trace.sht | cargo run --release -p tsumugi-replica --example replica_evasions
 //! ```
 
+use replica::evasions::{evasion_checks, evasions};
+use replica::{Entry, ProvenLookup};
 use shogi::Position;
-use solver::replica::evasions::{evasion_checks, evasions};
-use solver::replica::{Entry, ProvenLookup};
 use std::io::{BufRead, Write};
 
 struct EmptyTable;

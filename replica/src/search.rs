@@ -8,14 +8,14 @@ use super::numbers::{attacker_order, defender_order, reorder, sort, summed, weak
 use super::pieces;
 use super::table::Table;
 use super::{sht_index, Entry, INFINITE, MAX_DEPTH, PRE_DISPROOF_MAX, PRE_PROOF_MAX, PROOF_MAX};
-use crate::pn::{PnDn, INF};
-use crate::search::king_distance;
-use crate::search::profile::{Trace, TraceRecord};
 use shogi::{Color, PieceKind, Position, Square};
+use solver::pn::{PnDn, INF};
+use solver::search::king_distance;
+use solver::search::profile::{Trace, TraceRecord};
 use std::collections::HashSet;
 
 /// shtsume's mechanisms the replica can leave out, one at a time, to measure what each is
-/// worth (`tsumugi-mate replica --without a,b`).
+/// worth (`tsumugi-replica --without a,b`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Without {
     /// The one-ply look at the other checks when the best mates with pieces to spare.
