@@ -115,7 +115,28 @@ impl Phases {
     }
 }
 
+impl Phases {
+    /// The same phases, counted from `elapsed` and `nodes` before the solve began.
+    fn after(self, elapsed: Duration, nodes: u64) -> Phases {
+        let later = |(t, n): (Duration, u64)| (t + elapsed, n + nodes);
+        Phases {
+            first_proof: later(self.first_proof),
+            final_line: self.final_line.map(later),
+            entered: self.entered.map(|e| e.map(|t| t + elapsed)),
+        }
+    }
+}
+
 impl SolveResult {
+    /// This result counted from the start of `before`, a solve that came first and whose
+    /// answer it replaces: its nodes, expansions and time added, its phases after them.
+    pub(crate) fn count_from(&mut self, before: &SolveResult) {
+        self.nodes += before.nodes;
+        self.expansions += before.expansions;
+        self.phases = self.phases.after(before.elapsed, before.nodes);
+        self.elapsed += before.elapsed;
+    }
+
     /// A search that gave no answer (a limit, or a failure) after `nodes` and `elapsed`.
     pub fn timeout(nodes: u64, elapsed: Duration) -> SolveResult {
         SolveResult {
@@ -149,4 +170,28 @@ pub struct Progress {
     /// A report made as the search first enters a phase after the first proof (see
     /// [`Phase`]): what it is doing now. `None` in the periodic reports.
     pub began: Option<Phase>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solve that replaces an earlier one's answer (see `search::solve_on`) counts from the
+    /// earlier one's start: its nodes, expansions and time added, its phases after them.
+    #[test]
+    fn a_result_counted_from_an_earlier_solve() {
+        let ms = Duration::from_millis;
+        let mut before = SolveResult::timeout(1_000, ms(30));
+        before.expansions = 100;
+        let mut after = SolveResult::timeout(500, ms(20));
+        after.expansions = 40;
+        after.phases.first_proof = (ms(5), 200);
+        after.phases.final_line = Some((ms(8), 300));
+        after.phases.entered[Phase::MainLine.index()] = Some(ms(6));
+        after.count_from(&before);
+        assert_eq!((after.nodes, after.expansions, after.elapsed), (1_500, 140, ms(50)));
+        assert_eq!(after.phases.first_proof, (ms(35), 1_200));
+        assert_eq!(after.phases.final_line, Some((ms(38), 1_300)));
+        assert_eq!(after.phases.entered(Phase::MainLine), Some(ms(36)));
+    }
 }

@@ -375,10 +375,7 @@ fn solve_on(
     let again = Asked { limits: &left, ..*asked };
     let salt = way_salt(asked.origin, asked.prefix);
     let mut second = solve_keyed(table, repetitions, config, &again, salt, progress).solved;
-    let result = &mut second.result;
-    result.nodes += spent.nodes;
-    result.expansions += spent.expansions;
-    result.elapsed += spent.elapsed;
+    second.result.count_from(spent);
     second
 }
 
