@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""The threat suite: positions of lost games where our move let a mate by checks in.
+
+Each position (written by `missed_mates.py --suite`: `<sfen> # <id> <move played> <mate>`) is
+thought over as in a game (`go btime 0 wtime 0 byoyomi MS`), and the move the engine plays
+now is judged by cshogi's df-pn: does the opponent then mate by checks (within --plies and
+--nodes)? Prints a line a position with --verbose and a summary line:
+  `ENGINE: avoided A of N (the mate let in before: P of them played again), average M ms`.
+
+  threat_suite.py --engine BIN [--opt Name=Value ...] [--byoyomi 200] SUITE
+
+Needs cshogi.
+"""
+import argparse
+import subprocess
+import sys
+import time
+
+try:
+    import cshogi
+except ImportError:
+    sys.exit("cshogi is required (pip install cshogi)")
+
+
+class Engine:
+    def __init__(self, path, opts):
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.send("usi")
+        self.wait("usiok")
+        for o in opts:
+            name, _, value = o.partition("=")
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.wait("readyok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def wait(self, word):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError(f"engine closed before '{word}'")
+            if line.split()[:1] == [word]:
+                return line.split()
+
+    def think(self, sfen, byoyomi):
+        self.send("isready")
+        self.wait("readyok")
+        self.send("usinewgame")
+        self.send(f"position sfen {sfen}")
+        start = time.monotonic()
+        self.send(f"go btime 0 wtime 0 byoyomi {byoyomi}")
+        best = self.wait("bestmove")[1]
+        return best, (time.monotonic() - start) * 1000
+
+    def quit(self):
+        try:
+            self.send("quit")
+            self.p.wait(timeout=5)
+        except Exception:
+            self.p.kill()
+
+
+def lets_mate_in(sfen, move, plies, nodes):
+    """Whether after `move` the opponent mates by checks (cshogi's df-pn)."""
+    b = cshogi.Board(sfen)
+    b.push_usi(move)
+    if b.is_check():
+        return False
+    d = cshogi.DfPn()
+    d.set_max_depth(plies)
+    d.set_max_search_node(nodes)
+    return bool(d.search(b))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("suite")
+    ap.add_argument("--engine", required=True)
+    ap.add_argument("--opt", action="append", default=[])
+    ap.add_argument("--byoyomi", type=int, default=200)
+    ap.add_argument("--plies", type=int, default=31)
+    ap.add_argument("--nodes", type=int, default=200_000)
+    ap.add_argument("--verbose", action="store_true")
+    a = ap.parse_args()
+    positions = []
+    for line in open(a.suite, encoding="utf-8"):
+        if line.startswith("#") or "#" not in line:
+            continue
+        sfen, rest = line.split("#", 1)
+        f = rest.split()
+        positions.append((sfen.strip(), f[0], f[1] if len(f) > 1 else ""))
+    engine = Engine(a.engine, a.opt)
+    avoided = again = 0
+    total_ms = 0.0
+    try:
+        for sfen, pid, played in positions:
+            best, ms = engine.think(sfen, a.byoyomi)
+            total_ms += ms
+            ok = best not in ("resign", "win") and not lets_mate_in(sfen, best, a.plies, a.nodes)
+            avoided += ok
+            again += best == played
+            if a.verbose:
+                print(pid, best, f"{ms:.0f}ms", "avoided" if ok else "lets mate in", flush=True)
+    finally:
+        engine.quit()
+    n = len(positions)
+    print(f"{a.engine} {' '.join(a.opt)}: avoided {avoided} of {n} (the mate let in before: "
+          f"{again} of them played again), average {total_ms / max(n, 1):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
