@@ -24,57 +24,14 @@ PROBLEMS: the problem file it was run on. Prints a line a claim and a summary li
 Needs cshogi.
 """
 import argparse
-import subprocess
 import sys
+
+from usi_engine import Engine
 
 try:
     import cshogi
 except ImportError:
     sys.exit("cshogi is required (pip install cshogi)")
-
-
-class Engine:
-    """A USI engine that proposes the attacker's move where no mate by checks is proven."""
-
-    def __init__(self, path, opts, nodes):
-        self.nodes = nodes
-        self.calls = 0
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("usi")
-        self.wait("usiok")
-        for o in opts:
-            name, _, value = o.partition("=")
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, word):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError(f"engine closed before '{word}'")
-            lines.append(line.strip())
-            if line.split()[:1] == [word]:
-                return lines
-
-    def bestmove(self, board):
-        self.calls += 1
-        self.send(f"position sfen {board.sfen()}")
-        self.send(f"go nodes {self.nodes}")
-        return self.wait("bestmove")[-1].split()[1]
-
-    def quit(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
 
 
 def position_key(board):
@@ -85,8 +42,10 @@ def position_key(board):
 class ProofTree:
     """Whether the side to move is mated within n plies, every defence tried."""
 
-    def __init__(self, engine, dfpn_nodes):
+    def __init__(self, engine, nodes, dfpn_nodes):
         self.engine = engine
+        self.nodes = nodes
+        self.proposals = 0
         self.dfpn_nodes = dfpn_nodes
         self.memo = {}
         self.path = []
@@ -112,7 +71,8 @@ class ProofTree:
         elif plies >= 3:
             # The engine's move first; three plies from the end every move (the engine's
             # move may be a longer mate's, which the plies left do not cover).
-            proposal = self.engine.bestmove(board)
+            self.proposals += 1
+            proposal = self.engine.bestmove(board.sfen(), f"go nodes {self.nodes}")
             moves = [proposal] if proposal not in ("resign", "win") else []
             if plies == 3:
                 moves += [u for u in map(cshogi.move_to_usi, board.legal_moves) if u != proposal]
@@ -179,7 +139,7 @@ def main():
     ap.add_argument("--dfpn-nodes", type=int, default=300_000)
     a = ap.parse_args()
     sfens = problems(a.problems)
-    engine = Engine(a.engine, a.opt, a.nodes)
+    engine = Engine(a.engine, a.opt)
     lost, shown, unshown = 0, 0, []
     try:
         for pid, move, k in claims(a.verbose_out):
@@ -199,11 +159,10 @@ def main():
                 unshown.append(pid)
                 continue
             board.push(m)
-            tree = ProofTree(engine, a.dfpn_nodes)
-            calls = engine.calls
+            tree = ProofTree(engine, a.nodes, a.dfpn_nodes)
             if tree.defender_mated(board, k - 1):
                 shown += 1
-                print(f"{pid} {move} mate {k}: shown ({engine.calls - calls} proposals)", flush=True)
+                print(f"{pid} {move} mate {k}: shown ({tree.proposals} proposals)", flush=True)
             else:
                 unshown.append(pid)
                 reply, at, left = tree.failed_at or ("?", "?", 0)

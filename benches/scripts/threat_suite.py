@@ -12,56 +12,15 @@ now is judged by cshogi's df-pn: does the opponent then mate by checks (within -
 Needs cshogi.
 """
 import argparse
-import subprocess
 import sys
 import time
+
+from usi_engine import Engine
 
 try:
     import cshogi
 except ImportError:
     sys.exit("cshogi is required (pip install cshogi)")
-
-
-class Engine:
-    def __init__(self, path, opts):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("usi")
-        self.wait("usiok")
-        for o in opts:
-            name, _, value = o.partition("=")
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, word):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError(f"engine closed before '{word}'")
-            if line.split()[:1] == [word]:
-                return line.split()
-
-    def think(self, sfen, byoyomi):
-        self.send("isready")
-        self.wait("readyok")
-        self.send("usinewgame")
-        self.send(f"position sfen {sfen}")
-        start = time.monotonic()
-        self.send(f"go btime 0 wtime 0 byoyomi {byoyomi}")
-        best = self.wait("bestmove")[1]
-        return best, (time.monotonic() - start) * 1000
-
-    def quit(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
 
 
 def lets_mate_in(sfen, move, plies, nodes):
@@ -98,7 +57,12 @@ def main():
     total_ms = 0.0
     try:
         for sfen, pid, played in positions:
-            best, ms = engine.think(sfen, a.byoyomi)
+            engine.send("isready")
+            engine.wait("readyok")
+            engine.send("usinewgame")
+            start = time.monotonic()
+            best = engine.bestmove(sfen, f"go btime 0 wtime 0 byoyomi {a.byoyomi}")
+            ms = (time.monotonic() - start) * 1000
             total_ms += ms
             ok = best not in ("resign", "win") and not lets_mate_in(sfen, best, a.plies, a.nodes)
             avoided += ok
