@@ -34,7 +34,8 @@ if [ -x "$Y9" ]; then
 else
   PROPOSER=("$BIN" --opt USI_Hash=64)
 fi
-for run in ours oracle_off; do
+for run in ours oracle_off level9; do
+  [ -f "$OUT/$run.txt" ] || continue
   "$PY" benches/scripts/mate_claims.py --engine "${PROPOSER[@]}" "$OUT/$run.txt" "$OUT/mates.sfen" \
     > "$OUT/$run.claims" 2>&1
 done
@@ -42,5 +43,8 @@ echo "ours: $(tail -1 "$OUT/ours.txt")"
 echo "  its claims the judge calls lost: $(tail -1 "$OUT/ours.claims")"
 echo "Oracle false: $(tail -1 "$OUT/oracle_off.txt")"
 echo "  its claims the judge calls lost: $(tail -1 "$OUT/oracle_off.claims")"
-[ -f "$OUT/level9.txt" ] && echo "level 9: $(tail -1 "$OUT/level9.txt")"
+if [ -f "$OUT/level9.txt" ]; then
+  echo "level 9: $(tail -1 "$OUT/level9.txt")"
+  echo "  its claims the judge calls lost: $(tail -1 "$OUT/level9.claims")"
+fi
 echo "details in $OUT"
