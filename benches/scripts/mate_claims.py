@@ -24,9 +24,12 @@ PROBLEMS: the problem file it was run on. Prints a line a claim and a summary li
 Needs cshogi.
 """
 import argparse
+import os
 import sys
 
-from usi_engine import Engine
+# The USI driver and the match record's reader of scripts/judge_suite.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from judge_suite import Usi  # noqa: E402
 
 try:
     import cshogi
@@ -72,7 +75,7 @@ class ProofTree:
             # The engine's move first; three plies from the end every move (the engine's
             # move may be a longer mate's, which the plies left do not cover).
             self.proposals += 1
-            proposal = self.engine.bestmove(board.sfen(), f"go nodes {self.nodes}")
+            proposal, _ = self.engine.go(f"position sfen {board.sfen()}", self.nodes)
             moves = [proposal] if proposal not in ("resign", "win") else []
             if plies == 3:
                 moves += [u for u in map(cshogi.move_to_usi, board.legal_moves) if u != proposal]
@@ -139,7 +142,7 @@ def main():
     ap.add_argument("--dfpn-nodes", type=int, default=300_000)
     a = ap.parse_args()
     sfens = problems(a.problems)
-    engine = Engine(a.engine, a.opt)
+    engine = Usi(os.path.abspath(a.engine) if os.path.exists(a.engine) else a.engine, a.opt)
     lost, shown, unshown = 0, 0, []
     try:
         for pid, move, k in claims(a.verbose_out):

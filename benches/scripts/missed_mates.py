@@ -19,7 +19,12 @@ Prints a line a lost game and a summary line:
 Needs cshogi.
 """
 import argparse
+import os
 import sys
+
+# The USI driver and the match record's reader of scripts/judge_suite.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from judge_suite import games, ours_black, we_lost  # noqa: E402
 
 try:
     import cshogi
@@ -27,34 +32,9 @@ except ImportError:
     sys.exit("cshogi is required (pip install cshogi)")
 
 
-def games(path):
-    """(header fields, start sfen, moves) of each game of a record file."""
-    header = None
-    for line in open(path, encoding="utf-8"):
-        line = line.strip()
-        if line.startswith("# game "):
-            header = line
-        elif line.startswith("position ") and header is not None:
-            f = line.split()
-            moves = f[f.index("moves") + 1:] if "moves" in f else []
-            if f[1] == "startpos":
-                sfen = cshogi.STARTING_SFEN
-            else:
-                end = f.index("moves") if "moves" in f else len(f)
-                sfen = " ".join(f[2:end])
-            yield header, sfen, moves
-            header = None
-
-
-def field(header, name):
-    """The value of `name=` in a game header (names may hold spaces up to the next field)."""
-    start = header.find(f" {name}=")
-    if start < 0:
-        return ""
-    rest = header[start + len(name) + 2:]
-    ends = [rest.find(f" {n}=") for n in ("black", "white", "result", "reason", "plies", "opening")]
-    ends = [e for e in ends if e >= 0]
-    return rest[: min(ends)] if ends else rest
+def start_sfen(base):
+    """The SFEN of a record's `position ...` line (without its moves)."""
+    return cshogi.STARTING_SFEN if base.split()[1] == "startpos" else base.split(" ", 2)[2]
 
 
 def mate_by_checks(board, plies, nodes):
@@ -80,20 +60,12 @@ def main():
     a = ap.parse_args()
     lost = let_in = avoidable = none = 0
     suite = []
-    for header, sfen, moves in games(a.record):
-        black, white = field(header, "black"), field(header, "white")
-        result = field(header, "result")
-        game = header.split()[2]
-        if black.startswith(a.us):
-            us, won = cshogi.BLACK, result == "1-0"
-        elif white.startswith(a.us):
-            us, won = cshogi.WHITE, result == "0-1"
-        else:
+    for game, header, base, moves, _ in games([a.record]):
+        if not we_lost(header, a.us):
             continue
-        if won or result not in ("1-0", "0-1"):
-            continue
+        us = cshogi.BLACK if ours_black(header, a.us) else cshogi.WHITE
         lost += 1
-        board = cshogi.Board(sfen)
+        board = cshogi.Board(start_sfen(base))
         found = None
         for ply, usi in enumerate(moves):
             ours = board.turn == us
@@ -106,7 +78,7 @@ def main():
                     break
         if found is None:
             none += 1
-            print(f"game {game}: lost, no mate by checks let in ({field(header, 'reason')})")
+            print(f"game {game}: lost, no mate by checks let in")
             continue
         let_in += 1
         ply, usi, n, before = found
@@ -119,7 +91,7 @@ def main():
             pos.pop()
         if safe:
             avoidable += 1
-            suite.append(f"{before} # g{game}-p{ply + 1} {usi} {n}")
+            suite.append(f"{before} # g{game.rsplit('#', 1)[-1]}-p{ply + 1} {usi} {n}")
         print(f"game {game} ply {ply + 1}: {usi} let in a mate in {n} by checks; "
               f"{safe} of {len(legal)} moves would not have; {before}", flush=True)
     if a.suite:

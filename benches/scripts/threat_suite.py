@@ -12,10 +12,13 @@ now is judged by cshogi's df-pn: does the opponent then mate by checks (within -
 Needs cshogi.
 """
 import argparse
+import os
 import sys
 import time
 
-from usi_engine import Engine
+# The USI driver and the match record's reader of scripts/judge_suite.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from judge_suite import Usi  # noqa: E402
 
 try:
     import cshogi
@@ -52,7 +55,7 @@ def main():
         sfen, rest = line.split("#", 1)
         f = rest.split()
         positions.append((sfen.strip(), f[0], f[1] if len(f) > 1 else ""))
-    engine = Engine(a.engine, a.opt)
+    engine = Usi(os.path.abspath(a.engine) if os.path.exists(a.engine) else a.engine, a.opt)
     avoided = again = 0
     total_ms = 0.0
     try:
@@ -61,7 +64,9 @@ def main():
             engine.wait("readyok")
             engine.send("usinewgame")
             start = time.monotonic()
-            best = engine.bestmove(sfen, f"go btime 0 wtime 0 byoyomi {a.byoyomi}")
+            engine.send(f"position sfen {sfen}")
+            engine.send(f"go btime 0 wtime 0 byoyomi {a.byoyomi}")
+            best = engine.wait("bestmove").split()[1]
             ms = (time.monotonic() - start) * 1000
             total_ms += ms
             ok = best not in ("resign", "win") and not lets_mate_in(sfen, best, a.plies, a.nodes)
