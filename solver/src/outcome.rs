@@ -113,9 +113,7 @@ impl Phases {
     pub fn entered(&self, phase: Phase) -> Option<Duration> {
         self.entered[phase.index()]
     }
-}
 
-impl Phases {
     /// The same phases, counted from `elapsed` and `nodes` before the solve began.
     fn after(self, elapsed: Duration, nodes: u64) -> Phases {
         let later = |(t, n): (Duration, u64)| (t + elapsed, n + nodes);
