@@ -132,6 +132,10 @@ declare_params! {
     /// thread's time, in slices between its polls: the oracle has no thread of its own, so
     /// that `Threads` counts every thread that thinks (see `search::root_slices`).
     oracle_root_share_pct: 12, 1, 90;
+    /// ...and this share while the last iteration's score is at least oracle_root_decisive_cp
+    /// (the game is won on material; the mate is what is left to find).
+    oracle_root_decisive_share_pct: 50, 1, 90;
+    oracle_root_decisive_cp: 3000, 0, 30000;
     /// 1: with `use_pvs`, re-search a null window that failed high from its value (NegaScout)
     /// instead of from alpha (PVS).
     negascout: 0, 0, 1;

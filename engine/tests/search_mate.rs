@@ -120,6 +120,54 @@ fn root_oracle_in_the_search_threads_own_time_still_plays_its_mate() {
     assert_eq!(stats.threads, 2, "{stats:?}");
 }
 
+/// A mate the alpha-beta search claims with a quiet first move (a threat the opponent's spite
+/// checks or a pruned defence might break) is not the one played when the root oracle proves
+/// a mate by checks in the move's time: the search hands it the rest of the move, and its
+/// proof is played, announced with its own length. The positions are those of the YaneuraOu
+/// sets where the search alone plays a quiet mate (mate9 #14, mate11 #20 among them).
+#[test]
+fn a_quiet_mate_of_the_search_gives_way_to_the_oracles_proof() {
+    let gives_check = |pos: &Position, m: Move| {
+        let mut p = pos.clone();
+        p.make_move(m);
+        p.in_check()
+    };
+    let limits = SearchLimits { depth: None, nodes: Some(300_000), multipv: 1 };
+    let mut quiet = 0;
+    for file in ["yaneuraou_mate9_100.sfen", "yaneuraou_mate11_100.sfen"] {
+        for (sfen, _) in problems(file, 30) {
+            let pos = Position::from_sfen(&sfen).expect("valid problem");
+            let control = SearchControl::new(None, None, false);
+            let alone = Params { oracle_root_ms: 0, ..Params::default() };
+            let out = Engine::new(alone, 16).search(&pos, &limits, &control, &mut |_| {});
+            let searched_quiet = matches!(out.score, Score::Mate(n) if n > 0)
+                && out.best.is_some_and(|m| !gives_check(&pos, m));
+            if !searched_quiet {
+                continue;
+            }
+            quiet += 1;
+            let secs = std::time::Duration::from_secs(20);
+            let control = SearchControl::new(Some(secs), Some(secs), false);
+            let mut engine = Engine::new(Params::default(), 16);
+            let mut pv = Vec::new();
+            let (out, stats) =
+                engine.search_with_stats(&pos, &limits, &control, &mut |i| pv = i.pv.clone());
+            assert!(stats.root_oracle_used, "{sfen} {stats:?}");
+            let Score::Mate(n) = out.score else { panic!("{sfen}: no mate: {out:?}") };
+            assert_eq!(out.best, pv.first().copied(), "{sfen}");
+            assert_mate_line(&pos, &pv, n as usize, &sfen);
+            let mut p = pos.clone();
+            for pair in pv.chunks(2) {
+                assert!(gives_check(&p, pair[0]), "{sfen}: {} of {pv:?} is no check", pair[0]);
+                for &m in pair {
+                    p.make_move(m);
+                }
+            }
+        }
+    }
+    assert!(quiet >= 2, "the search alone played {quiet} quiet mates");
+}
+
 /// Mated side: in check with a forced mate against it, the engine still plays a legal move
 /// and reports a negative mate score of the right length.
 #[test]

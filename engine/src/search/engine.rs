@@ -7,7 +7,9 @@
 use crate::eval::network::Network;
 use crate::eval::weights::Weights;
 use crate::params::Params;
-use crate::search::alpha_beta::{to_score, RootMove, SearchContext, Searcher, VALUE_INF};
+use crate::search::alpha_beta::{
+    to_score, RootMove, SearchContext, Searcher, VALUE_INF, VALUE_MATE_IN_MAX,
+};
 use crate::search::control::SearchControl;
 use crate::search::oracle::{Oracle, RootOracle, RootVerdict};
 use crate::search::ponder::{answer_from_ponder, ponder_candidates, PonderCache, PonderSettings};
@@ -387,6 +389,7 @@ impl SearchGroup<'_> {
             .filter(|_| !slice && params.oracle_root_ms > 0 && RootOracle::worth_solving(pos));
         let plan = SlicePlan {
             share_pct: params.oracle_root_share_pct.max(1) as u32,
+            decisive_share_pct: params.oracle_root_decisive_share_pct.max(1) as u32,
             budget: Duration::from_millis(params.oracle_root_ms.max(0) as u64),
         };
         let root_hash = params.oracle_root_hash_mb.max(1) as usize;
@@ -438,6 +441,13 @@ impl SearchGroup<'_> {
                 info(i)
             };
             let mut depth = searcher.iterate(max_depth, multipv, &mut report);
+            // A mate of the search's own, not proven by the oracle: the oracle has the rest
+            // of the move to prove one (see `root_slices`).
+            if searcher.root_moves.first().is_some_and(|rm| rm.score >= VALUE_MATE_IN_MAX) {
+                if let Some(slices) = searcher.root_slices.as_mut() {
+                    slices.verify(control);
+                }
+            }
             shared.stop_helpers();
             let threads = 1 + helpers.len() as u32;
             // A helper that panicked is left out: the main thread's answer stands.
@@ -494,10 +504,9 @@ impl SearchGroup<'_> {
             match &verdict {
                 RootVerdict::Win(pv) => {
                     let n = pv.len() as i32;
-                    // A mate as short from the search may come with a line cut short (the
-                    // proof stopped its iteration): the proven line is whole.
-                    let better = !matches!(score, Score::Mate(k) if k > 0 && k < n);
-                    if better && legal.contains(&pv[0]) {
+                    // The proof is played even where the search claims a shorter mate: its
+                    // claim may come from a pruned defence, and its line may be cut short.
+                    if legal.contains(&pv[0]) {
                         best = pv[0];
                         ponder = pv.get(1).copied();
                         score = Score::Mate(n);

@@ -8,6 +8,15 @@
 //! long proof goes on where it left off. With more threads the helpers go on with the
 //! alpha-beta search while the main thread solves. The oracle ends at a proof (the
 //! alpha-beta search then ends too) or a disproof.
+//!
+//! Two things raise the oracle's part. A search whose last score is decisive
+//! (`oracle_root_decisive_cp`) gives it `oracle_root_decisive_share_pct` of its time: the
+//! game is won on material, what is left to find is the mate, and the mates of such positions
+//! need 10-120 ms of df-pn, more than 12 % of a 200 ms move. And a search that ends on a mate
+//! of its own, which the oracle has not proven, hands it the rest of the move's time
+//! ([`RootSlices::verify`]): a mate score from a pruned alpha-beta search is a claim (a
+//! defence reduced or pruned away can make one), a df-pn proof is a proof, so the proven line
+//! is the one played.
 
 use crate::search::control::SearchControl;
 use crate::search::oracle::{RootOracle, RootVerdict};
@@ -26,6 +35,8 @@ pub const SLICE: Duration = Duration::from_millis(4);
 pub struct SlicePlan {
     /// Share of the main thread's time the oracle may use, in percent.
     pub share_pct: u32,
+    /// ...and while the search's score is decisive.
+    pub decisive_share_pct: u32,
     /// The oracle's time for the whole search (`oracle_root_ms`).
     pub budget: Duration,
 }
@@ -33,9 +44,11 @@ pub struct SlicePlan {
 impl SlicePlan {
     /// The next slice when `spent` of the oracle's time has gone by `elapsed` since the search
     /// began: none while the oracle is ahead of its share or has used its budget.
-    pub fn next(&self, elapsed: Duration, spent: Duration) -> Option<Duration> {
+    pub fn next(&self, elapsed: Duration, spent: Duration, decisive: bool) -> Option<Duration> {
+        let share =
+            if decisive { self.decisive_share_pct.max(self.share_pct) } else { self.share_pct };
         let left = self.budget.saturating_sub(spent);
-        let due = elapsed.mul_f64(self.share_pct.min(100) as f64 / 100.0);
+        let due = elapsed.mul_f64(share.min(100) as f64 / 100.0);
         (!left.is_zero() && spent <= due).then(|| left.min(SLICE))
     }
 }
@@ -51,6 +64,8 @@ pub struct RootSlices<'a> {
     started: Instant,
     spent: Duration,
     slices: u32,
+    /// Whether the search's last score is decisive (see the module doc).
+    decisive: bool,
     /// The answer once the solver has one (a proof, or no mate).
     verdict: Option<RootVerdict>,
 }
@@ -72,6 +87,7 @@ impl<'a> RootSlices<'a> {
             started: Instant::now(),
             spent: Duration::ZERO,
             slices: 0,
+            decisive: false,
             verdict: None,
         }
     }
@@ -84,7 +100,39 @@ impl<'a> RootSlices<'a> {
         if self.verdict.is_some() || control.is_stopped() {
             return;
         }
-        let Some(mut slice) = self.plan.next(self.started.elapsed(), self.spent) else { return };
+        let Some(slice) = self.plan.next(self.started.elapsed(), self.spent, self.decisive) else {
+            return;
+        };
+        self.give(slice, control);
+    }
+
+    /// Marks the search's last score decisive or not (see the module doc).
+    pub fn set_decisive(&mut self, decisive: bool) {
+        self.decisive = decisive;
+    }
+
+    /// The search ended on a mate of its own that the oracle has not settled: the oracle has
+    /// the rest of the move (to the soft limit, or its budget without one) to prove a mate.
+    /// Returns whether it did.
+    #[cold]
+    pub fn verify(&mut self, control: &SearchControl) -> bool {
+        while self.verdict.is_none() && !control.must_stop() {
+            let until = control.soft_limit().or(control.time_left().map(|l| control.elapsed() + l));
+            let left = match until {
+                Some(until) => until.saturating_sub(control.elapsed()),
+                None => SLICE,
+            };
+            let slice = left.min(SLICE).min(self.plan.budget.saturating_sub(self.spent));
+            if slice.is_zero() {
+                break;
+            }
+            self.give(slice, control);
+        }
+        matches!(self.verdict, Some(RootVerdict::Win(_)) | Some(RootVerdict::Loss(_)))
+    }
+
+    /// One slice of at most `slice`, never past the hard limit.
+    fn give(&mut self, mut slice: Duration, control: &SearchControl) {
         if let Some(left) = control.time_left() {
             slice = slice.min(left);
         }
@@ -127,18 +175,18 @@ mod tests {
     #[test]
     fn slices_keep_to_the_share_and_the_budget() {
         let ms = Duration::from_millis;
-        let plan = SlicePlan { share_pct: 10, budget: ms(10) };
-        assert_eq!(plan.next(ms(0), ms(0)), Some(SLICE));
+        let plan = SlicePlan { share_pct: 10, decisive_share_pct: 50, budget: ms(10) };
+        assert_eq!(plan.next(ms(0), ms(0), false), Some(SLICE));
         // 4 ms spent: due again once 40 ms have gone by.
-        assert_eq!(plan.next(ms(39), ms(4)), None);
-        assert_eq!(plan.next(ms(40), ms(4)), Some(SLICE));
-        assert_eq!(plan.next(ms(80), ms(8)), Some(ms(2)));
-        assert_eq!(plan.next(ms(1000), ms(10)), None);
+        assert_eq!(plan.next(ms(39), ms(4), false), None);
+        assert_eq!(plan.next(ms(40), ms(4), false), Some(SLICE));
+        assert_eq!(plan.next(ms(80), ms(8), false), Some(ms(2)));
+        assert_eq!(plan.next(ms(1000), ms(10), false), None);
         // Over a long search the oracle's time stays within its share and one slice.
-        let plan = SlicePlan { share_pct: 12, budget: ms(60_000) };
+        let plan = SlicePlan { share_pct: 12, decisive_share_pct: 50, budget: ms(60_000) };
         let (mut spent, mut elapsed) = (Duration::ZERO, Duration::ZERO);
         while elapsed < ms(2000) {
-            if let Some(slice) = plan.next(elapsed, spent) {
+            if let Some(slice) = plan.next(elapsed, spent, false) {
                 spent += slice;
                 elapsed += slice;
             }
@@ -146,5 +194,18 @@ mod tests {
             assert!(spent <= elapsed.mul_f64(0.12) + SLICE, "{spent:?} of {elapsed:?}");
         }
         assert!(spent >= ms(2000).mul_f64(0.12) - SLICE, "{spent:?}");
+    }
+
+    /// A decisive score raises the share: 4 ms spent are due again after 8 ms, not 40.
+    #[test]
+    fn a_decisive_score_raises_the_share() {
+        let ms = Duration::from_millis;
+        let plan = SlicePlan { share_pct: 10, decisive_share_pct: 50, budget: ms(100) };
+        assert_eq!(plan.next(ms(7), ms(4), true), None);
+        assert_eq!(plan.next(ms(8), ms(4), true), Some(SLICE));
+        assert_eq!(plan.next(ms(8), ms(4), false), None);
+        // A decisive share below the plain one leaves the plain one.
+        let plan = SlicePlan { share_pct: 10, decisive_share_pct: 5, budget: ms(100) };
+        assert_eq!(plan.next(ms(40), ms(4), true), Some(SLICE));
     }
 }
