@@ -1,5 +1,6 @@
 //! Tsumugi's mate solver: df-pn over check-only OR nodes and evasion AND nodes.
 
+pub mod clock;
 pub mod config;
 pub mod cores;
 pub mod outcome;

@@ -53,11 +53,7 @@ pub fn read_inputs(files: &[PathBuf], shard: Option<Shard>) -> Inputs {
             }
         };
         let format = Format::detect(path, &text);
-        let entries = match format {
-            Format::Sfen => sfen_entries(&text),
-            _ => record_entries(&text, format),
-        };
-        for (line, entry) in entries {
+        for (line, entry) in entries(&text, format) {
             let taken = shard.is_none_or(|s| s.takes(index));
             index += 1;
             if !taken {
@@ -72,6 +68,30 @@ pub fn read_inputs(files: &[PathBuf], shard: Option<Shard>) -> Inputs {
         }
     }
     inputs
+}
+
+/// The problems of a text not read from a file (pasted into the page, say), its format told
+/// by its content; `name` stands for the file in labels and errors.
+pub fn read_text(name: &str, text: &str) -> Inputs {
+    let mut inputs = Inputs::default();
+    let format = Format::detect(std::path::Path::new(name), text);
+    for (line, entry) in entries(text, format) {
+        let file = name.to_string();
+        match entry {
+            Ok((problem, title, intended)) => {
+                inputs.tasks.push(Task { file, line, problem, title, intended })
+            }
+            Err(error) => inputs.bad_lines.push(BadLine { file, line, error }),
+        }
+    }
+    inputs
+}
+
+fn entries(text: &str, format: Format) -> Vec<Entry> {
+    match format {
+        Format::Sfen => sfen_entries(text),
+        _ => record_entries(text, format),
+    }
 }
 
 /// A problem read from a file, with its title and intended line, or the error of its line.

@@ -22,19 +22,21 @@ pub use args::{Shard, SolveArgs};
 pub use problem::{parse_problem_line, Problem};
 pub use report::{plain_result_line, result_line, ProblemReport, Summary};
 
+use crate::clock::Instant;
 use crate::composer::{report_on, text, MainSolve, ReportLimits};
 use crate::config::{SolverConfig, DEFAULT_SHORTER_MATE_PERCENT, REPORT_SHORTER_MATE_PERCENT};
-use crate::outcome::{Limits, SolveResult};
+use crate::outcome::{Limits, Progress, SolveResult};
 use crate::search::reference_proof::ReferenceHandle;
 use crate::search::Solver;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use input::{read_inputs, Task};
-use report::{attacker_of, report_problem, JsonReport, Settings};
+pub use report::{attacker_of, report_problem};
+use report::{JsonReport, Settings};
 use std::io::{self, IsTerminal, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Runs `solve` on the real stdout/stderr; returns the exit code.
 pub fn run(args: &SolveArgs) -> u8 {
@@ -147,7 +149,12 @@ pub fn run_with(args: &SolveArgs, out: &mut dyn Write, err: &mut dyn Write, show
             solver
                 .set_config(SolverConfig { profile_reference: handle, ..solver.config().clone() });
         }
-        let (result, failure) = solve_task(solver, task, &limits, &bar);
+        let label = task.label();
+        bar.set_message(label.clone());
+        let stop = AtomicBool::new(false);
+        let (result, failure) = solve_task(solver, task, &limits, &stop, &mut |p| {
+            bar.set_message(format!("{label}: {} nodes", p.nodes));
+        });
         if let (Some(dir), Some(p)) = (&args.profile, solver.take_profile()) {
             let mut lines = vec![profile::write(dir, &id, &p, &result)];
             lines.extend(profile::write_off_proof(dir, &id, &p));
@@ -277,21 +284,19 @@ pub fn progress_bar(show: bool, len: usize) -> ProgressBar {
 
 /// Solves one problem from a fresh table. A bug costs this problem, not the run: a panic
 /// counts as unsolved (its message is returned for the report) and the solver is rebuilt.
-fn solve_task(
+/// Solves one problem of a run on a cleared table, as `solve` does each: the result, and what
+/// went wrong (the search panicked, the table file failed). The web page solves with it too.
+pub fn solve_task(
     solver: &mut Solver,
     task: &Task,
     limits: &Limits,
-    bar: &ProgressBar,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
 ) -> (SolveResult, Option<String>) {
-    let label = task.label();
-    bar.set_message(label.clone());
     solver.clear();
     let attacker = attacker_of(&task.problem);
-    let stop = AtomicBool::new(false);
     let solved = catch_unwind(AssertUnwindSafe(|| {
-        solver.solve_as(&task.problem.position, attacker, limits, &stop, &mut |p| {
-            bar.set_message(format!("{label}: {} nodes", p.nodes));
-        })
+        solver.solve_as(&task.problem.position, attacker, limits, stop, progress)
     }));
     let (result, failure) = match solved {
         Ok(r) => (r, None),

@@ -180,7 +180,7 @@ pub fn result_line(r: &ProblemReport) -> String {
 
 /// The mating side: the side to move unless the answer says it defends (`@and`); without an
 /// answer, the solver's default (a side in check defends).
-pub(super) fn attacker_of(p: &Problem) -> shogi::Color {
+pub fn attacker_of(p: &Problem) -> shogi::Color {
     let side = p.position.side_to_move();
     match &p.answer {
         Some(a) if a.defends => !side,
@@ -190,7 +190,7 @@ pub(super) fn attacker_of(p: &Problem) -> shogi::Color {
 }
 
 /// The report of one problem; `failure` is the message of a search that failed (a bug).
-pub(super) fn report_problem(
+pub fn report_problem(
     file: &str,
     line: usize,
     p: &Problem,

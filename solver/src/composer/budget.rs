@@ -1,9 +1,10 @@
 //! What a problem's questions may spend together: time (the default a composer uses), nodes
 //! (the same report on any machine at one thread), or both, until the caller says `stop`.
 
+use crate::clock::Instant;
 use crate::outcome::Limits;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The budget of one problem's questions, shared by the threads that ask them.
 pub(crate) struct Budget<'a> {

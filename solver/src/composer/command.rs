@@ -289,7 +289,7 @@ fn intended_lines(files: &[PathBuf], err: &mut dyn Write) -> HashMap<String, Vec
 }
 
 /// A problem's heading: its id or place, and its title.
-fn heading(task: &Task) -> String {
+pub fn heading(task: &Task) -> String {
     match &task.title {
         Some(t) => format!("{} {t}", task.label()),
         None => task.label(),

@@ -22,12 +22,12 @@ use super::{
     answer_of, checks, cook_found, try_within, variation_found, Answer, Asker, ComposerReport,
     MainPly, QuestionCounts, Unsettled,
 };
+use crate::clock::Instant;
 use crate::outcome::{Outcome, SolveResult};
 use crate::search::{OtherMoves, OtherMovesResult, QuestionThread};
 use shogi::{Move, Position};
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
-use std::time::Instant;
 
 /// What became of one move asked about at a ply of the main line.
 struct Finding {

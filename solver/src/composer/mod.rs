@@ -30,6 +30,7 @@ mod rejoin;
 mod shortest;
 pub mod text;
 
+use crate::clock::Instant;
 use crate::outcome::{Limits, Outcome, SolveResult};
 use crate::search::Solver;
 use budget::Budget;
@@ -38,7 +39,7 @@ use questions::Try;
 use serde::Serialize;
 use shogi::{Color, Hand, Move, MoveClass, MoveList, NonPromotions, PieceKind, Position};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How much a report may spend.
 #[derive(Clone, Debug)]

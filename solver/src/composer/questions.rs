@@ -391,8 +391,8 @@ impl<A> Drop for Taken<'_, A> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::Instant;
     use std::cell::{Cell, RefCell};
-    use std::time::Instant;
 
     /// Question `i` settles once a try is given at least `need[i]` nodes (none: never).
     fn run(

@@ -10,6 +10,7 @@ use super::profile::Profile;
 use super::solved_above::SolvedAbove;
 use super::thresholds::{or_child_dn_threshold, widen};
 use super::value::{deeper, Value};
+use crate::clock::Instant;
 use crate::config::{DoubleCount, Rules};
 use crate::outcome::{Limits, Phase, Progress};
 use crate::pn::{self, PnDn, INF};
@@ -18,7 +19,6 @@ use crate::stack::StackGuard;
 use crate::tt::{NodeId, Stored, Table, PURE_PROBE_SALT};
 use shogi::{Color, Hand, MoveList, Position};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// Per-ply scratch space, reused so that expansion does not allocate.
 #[derive(Default)]

@@ -60,6 +60,7 @@ pub use other_moves::{OtherMoves, OtherMovesResult};
 use dfpn::Search;
 use line::Futile;
 
+use crate::clock::Instant;
 use crate::config::{DoubleCount, Rules, SolverConfig};
 use crate::outcome::{Limits, Outcome, Phase, Phases, Progress, SolveResult};
 use crate::repetition_table::RepetitionTable;
@@ -68,7 +69,7 @@ use crate::table_file::TableFileError;
 use crate::tt::{key_salt, Table, UNBOUNDED};
 use shogi::{Color, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use team::{HelperCounts, Mate, Team, Watch};
 
 /// What the main line (tsume rules) may spend after the first proof (see

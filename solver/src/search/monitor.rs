@@ -1,9 +1,10 @@
 //! Limits, stop and progress: what the search polls as it runs.
 
 use super::dfpn::Search;
+use crate::clock::Instant;
 use crate::outcome::{Phase, Progress};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Table fill (permille) at which low-effort unsolved entries are swept.
 const GC_HASHFULL: u32 = 900;

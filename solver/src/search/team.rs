@@ -20,11 +20,12 @@
 
 use super::dfpn::Search;
 use super::main_line::{MateLen, Shorter};
+use crate::clock::Instant;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use shogi::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What the main thread asks of a helper.
 pub(super) enum Job {
