@@ -7,20 +7,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=wasm32-unknown-unknown
-if command -v rustup >/dev/null 2>&1 && { rustup target list --installed 2>/dev/null | grep -qx "$target" \
-    || rustup target add "$target" >/dev/null 2>&1; }; then
+# WEB_TOOLCHAIN=rustup or debian picks one; by default rustup's where it can add the target.
+want=${WEB_TOOLCHAIN:-any}
+out=target
+if [ "$want" != debian ] && command -v rustup >/dev/null 2>&1 \
+    && { rustup target list --installed 2>/dev/null | grep -qx "$target" || rustup target add "$target" >/dev/null 2>&1; }; then
   echo "web/build.sh: rustup's $target target"
   cargo build --release -p tsumugi-web --target "$target"
-elif [ -x /usr/bin/cargo ] && [ -x /usr/bin/rustc ]; then
+elif [ "$want" != rustup ] && [ -x /usr/bin/cargo ] && [ -x /usr/bin/rustc ]; then
   echo "web/build.sh: Debian's rustc-web, the standard library built from its sources"
-  RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 /usr/bin/cargo build --release -p tsumugi-web \
-    --target "$target" -Zbuild-std=std,panic_abort
+  # Its own target folder: another compiler's artefacts would make either rebuild everything.
+  out=target/web-debian
+  CARGO_TARGET_DIR=$out RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 /usr/bin/cargo build --release \
+    -p tsumugi-web --target "$target" -Zbuild-std=std,panic_abort
 else
-  echo "web/build.sh: no Rust toolchain for $target (rustup, or apt-get install rustc-web cargo-web rust-web-src lld-22)" >&2
+  echo "web/build.sh: no Rust toolchain for $target (rustup, or Debian's rustc-web 1.88 or newer: apt-get install rustc-web cargo-web rust-web-src lld-22)" >&2
   exit 1
 fi
 mkdir -p web/dist
-python3 - "target/$target/release/web.wasm" web/page web/dist/index.html <<'PY'
+python3 - "$out/$target/release/web.wasm" web/page web/dist/index.html <<'PY'
 import base64, pathlib, sys
 wasm, page, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
 html = (page / "index.html").read_text(encoding="utf-8")
