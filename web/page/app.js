@@ -132,7 +132,10 @@ async function batch(params) {
     const reply = await ask({ type: 'solve', index: i, settings: s });
     const line = reply.type === 'answer' ? reply.answer.line : `${loaded.problems[i].label} unknown`;
     out.textContent += line + '\n';
-    if (reply.crashed) await startWorker().then(() => ask({ type: 'load', text }));
+    if (reply.crashed) {
+      ready = startWorker().then(() => ask({ type: 'load', text }));
+      await ready;
+    }
   }
   document.title = 'done';
 }

@@ -603,9 +603,9 @@ impl<'a> Searcher<'a> {
                 break;
             }
             completed = depth as u32;
-            let decisive = self.root_moves[0].score >= self.params.oracle_root_decisive_cp;
             if let Some(slices) = self.root_slices.as_mut() {
-                slices.set_decisive(decisive);
+                slices
+                    .set_decisive(self.root_moves[0].score >= self.params.oracle_root_decisive_cp);
             }
             if self.thread == 0 && multipv == 1 && depth >= self.params.oracle_threat_depth {
                 self.set_aside_mated_best(depth);

@@ -112,15 +112,14 @@ impl<'a> RootSlices<'a> {
     }
 
     /// The search ended on a mate of its own that the oracle has not settled: the oracle has
-    /// the rest of the move (to the soft limit, or its budget without one) to prove a mate.
-    /// Returns whether it did.
+    /// the rest of the move (to the soft limit, else the hard one, else its budget) to prove a
+    /// mate.
     #[cold]
-    pub fn verify(&mut self, control: &SearchControl) -> bool {
+    pub fn verify(&mut self, control: &SearchControl) {
         while self.verdict.is_none() && !control.must_stop() {
-            let until = control.soft_limit().or(control.time_left().map(|l| control.elapsed() + l));
-            let left = match until {
-                Some(until) => until.saturating_sub(control.elapsed()),
-                None => SLICE,
+            let left = match control.soft_limit() {
+                Some(soft) => soft.saturating_sub(control.elapsed()),
+                None => control.time_left().unwrap_or(SLICE),
             };
             let slice = left.min(SLICE).min(self.plan.budget.saturating_sub(self.spent));
             if slice.is_zero() {
@@ -128,7 +127,6 @@ impl<'a> RootSlices<'a> {
             }
             self.give(slice, control);
         }
-        matches!(self.verdict, Some(RootVerdict::Win(_)) | Some(RootVerdict::Loss(_)))
     }
 
     /// One slice of at most `slice`, never past the hard limit.

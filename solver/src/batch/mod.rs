@@ -282,10 +282,9 @@ pub fn progress_bar(show: bool, len: usize) -> ProgressBar {
     bar
 }
 
-/// Solves one problem from a fresh table. A bug costs this problem, not the run: a panic
-/// counts as unsolved (its message is returned for the report) and the solver is rebuilt.
-/// Solves one problem of a run on a cleared table, as `solve` does each: the result, and what
-/// went wrong (the search panicked, the table file failed). The web page solves with it too.
+/// Solves one problem from a fresh table, as `solve` does each (the web page too): the result,
+/// and what went wrong. A bug costs this problem, not the run: a panic counts as unsolved (its
+/// message is returned for the report) and the solver is rebuilt.
 pub fn solve_task(
     solver: &mut Solver,
     task: &Task,
